@@ -1,0 +1,35 @@
+# Shared helpers for the build scripts (sourced, not run).
+
+die() {
+	printf '%s: %s\n' "${0##*/}" "$*" >&2
+	exit 1
+}
+
+# The cache of slow build products lives outside the clone, so that a fresh
+# clone on the same machine reuses kernels and the Wine prefix.  Every entry
+# is keyed by a hash of its inputs, so a stale entry is never picked up.
+gamepart_cache_dir() {
+	if [ -n "${GAMEPART_CACHE:-}" ]; then
+		printf '%s\n' "$GAMEPART_CACHE"
+	elif [ -n "${XDG_CACHE_HOME:-}" ]; then
+		printf '%s\n' "$XDG_CACHE_HOME/gamepart"
+	elif [ -n "${HOME:-}" ]; then
+		printf '%s\n' "$HOME/.cache/gamepart"
+	else
+		printf '%s\n' /var/cache/gamepart
+	fi
+}
+
+linux_source_tarball=/usr/src/linux-source-6.1.tar.xz
+
+# "6.1.192-3": the Debian version of the source package we build from.
+linux_source_version() {
+	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
+		die "linux-source-6.1 is not installed (run: make deps)"
+}
+
+# Print the patch files named by a quilt-style series file, one per line,
+# as paths relative to the series file's folder.
+series_patches() {
+	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
+}
