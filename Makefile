@@ -1,0 +1,74 @@
+# gamepart: top-level build.  `make help` lists the targets.
+#
+# Build products go to build/ (ignored by git).  Slow products (kernels, the
+# Wine prefix) are also kept in a cache folder outside the clone, keyed by a
+# hash of their inputs: $GAMEPART_CACHE, else $XDG_CACHE_HOME/gamepart, else
+# ~/.cache/gamepart.
+
+SHELL := /bin/bash
+BUILD := build
+TESTS := game-layout-tests
+MINGW_CC := x86_64-w64-mingw32-gcc
+PROVE := prove --exec bash --timer
+
+.PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
+	guest demo check check-host check-guest check-full clean
+
+help:
+	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
+	@echo 'make check       every host and guest test, TAP summary (installs deps)'
+	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
+	@echo 'make deps        install the build and test dependencies with apt'
+	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
+	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
+	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
+	@echo 'make clean       remove build/ (the cache folder is kept)'
+
+deps:
+	@scripts/install-deps
+
+# Each kernel target asks the build script, which answers from the cache
+# when nothing it depends on has changed.
+kernel: deps
+	@scripts/build-kernel patched $(BUILD)/kernel
+
+kernel-stock: deps
+	@scripts/build-kernel stock $(BUILD)/kernel-stock
+
+kernel-debug: deps
+	@scripts/build-kernel debug $(BUILD)/kernel-debug
+
+wine-prefix: deps
+	@scripts/build-wine-prefix $(BUILD)/wine/prefix
+
+WINE_CLIENT_SRC := $(wildcard $(TESTS)/wine-client/*.c)
+WINE_CLIENT_EXE := $(patsubst $(TESTS)/wine-client/%.c,$(BUILD)/wine/bin/%.exe,$(WINE_CLIENT_SRC))
+
+$(BUILD)/wine/bin/%.exe: $(TESTS)/wine-client/%.c
+	@mkdir -p $(@D)
+	$(MINGW_CC) -municode -O2 -Wall -Wextra -Werror -o $@ $<
+
+wine-client: deps
+	@$(MAKE) --no-print-directory $(WINE_CLIENT_EXE)
+
+# Everything a guest test may use.
+guest: kernel kernel-stock wine-prefix wine-client
+
+demo: kernel
+	@$(TESTS)/demo/demo
+
+check-host: deps
+	$(PROVE) $(TESTS)/tests/host
+
+check-guest: guest
+	$(PROVE) $(TESTS)/tests/guest
+
+check: guest
+	$(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest
+
+check-full: guest kernel-debug
+	GAMEPART_FULL=1 $(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest \
+		$(TESTS)/tests/full
+
+clean:
+	rm -rf $(BUILD)

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the guest side of a test (sourced inside the guest).
+
+guest_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$guest_lib/../.." && pwd)
+. "$guest_lib/tap.sh"
+
+# mount_disk DEV DIR [OPTIONS]
+mount_disk() {
+	mkdir -p "$2"
+	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
+}
+
+# Give Wine a private, writable prefix: the cached one (read-only, shared
+# from the host) under a tmpfs overlay, so no test can alter the cache.
+wine_setup() {
+	local base=/tmp/wine
+	local lower
+	lower=$(readlink -f "$top/build/wine/prefix")
+	[ -f "$lower/system.reg" ] || return 1
+	mkdir -p "$base/upper" "$base/work" "$base/prefix"
+	mount -t overlay overlay \
+		-o "lowerdir=$lower,upperdir=$base/upper,workdir=$base/work" \
+		"$base/prefix" || return 1
+	export WINEPREFIX=$base/prefix WINEDEBUG=-all HOME=/tmp
+	export WINEDLLOVERRIDES="mscoree,mshtml,winemenubuilder.exe="
+	unset DISPLAY WAYLAND_DISPLAY
+}
+
+wine64=/usr/lib/wine/wine64

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for tests that run on the host and boot guests (sourced).
+# A test file is both sides of one scenario: run with no argument on the
+# host, it prepares images and boots guests that run the same file with
+# "--guest ..." (see in_guest and guest_run).
+
+tests_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+top=$(cd "$tests_lib/../.." && pwd)
+. "$tests_lib/tap.sh"
+vmrun=$top/game-layout-tests/vm/vmrun
+build=$top/build
+
+# The kernels a test compares: the stock 6.1 baseline and the patched one;
+# under `make check-full` also the debug build of the patched one.
+test_kernels() {
+	echo stock patched
+	[ -n "${GAMEPART_FULL:-}" ] && echo debug
+	return 0
+}
+
+kernel_image() {
+	case $1 in
+	patched) echo "$build/kernel/bzImage" ;;
+	*) echo "$build/kernel-$1/bzImage" ;;
+	esac
+}
+
+require_kernel() {
+	local k
+	for k in "$@"; do
+		[ -f "$(kernel_image "$k")" ] ||
+			skip_all "no $k kernel: run make kernel kernel-stock first"
+	done
+}
+
+require_cmd() {
+	local c
+	for c in "$@"; do
+		command -v "$c" >/dev/null || skip_all "$c is not installed (make deps)"
+	done
+}
+
+# A scratch folder for this test, removed at exit.
+scratch=
+make_scratch() {
+	scratch=$(mktemp -d "${TMPDIR:-/tmp}/$(test_name).XXXXXX")
+	trap 'rm -rf "$scratch"' EXIT
+}
+
+# guest_run KERNEL [vmrun options] -- ARGS: boot KERNEL and run this test
+# file in the guest with "--guest ARGS".  The guest's TAP lines are folded
+# into this test's numbering, prefixed with the kernel's name; a guest that
+# fails or whose kernel complains is one more failed test.
+guest_run() {
+	local kernel=$1 line status rc
+	shift
+	local opts=()
+	while [ $# -gt 0 ] && [ "$1" != -- ]; do
+		opts+=("$1")
+		shift
+	done
+	shift
+	diag "$kernel kernel: $(cat "$(dirname "$(kernel_image "$kernel")")/VERSION")"
+	exec 4< <("$vmrun" --kernel "$(kernel_image "$kernel")" "${opts[@]}" \
+		-- bash "$(readlink -f "$0")" --guest "$@"; echo "vmrun-exit $?")
+	rc=
+	while IFS= read -r line <&4; do
+		case $line in
+		"ok "*|"not ok "*)
+			status=0
+			[ "${line#not ok}" = "$line" ] || status=1
+			line=${line#not }
+			line=${line#ok }
+			line=${line#[0-9]* - }
+			ok $status "[$kernel] $line"
+			;;
+		"vmrun-exit "*) rc=${line#vmrun-exit } ;;
+		1..*) ;;
+		"#"*) echo "$line" ;;
+		*) diag "$line" ;;
+		esac
+	done
+	exec 4<&-
+	ok "${rc:-1}" "[$kernel] guest run completed (vmrun status ${rc:-unknown})"
+}
+
+# A fresh ext4 image with the casefold feature, made offline on the host.
+make_casefold_image() {
+	local img=$1 size=${2:-64M}
+	shift 2 || true
+	rm -f "$img"
+	truncate -s "$size" "$img"
+	mkfs.ext4 -q -F -m 0 -O casefold "$@" "$img"
+}

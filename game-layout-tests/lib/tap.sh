@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0
+# TAP helpers shared by every test, on the host and in the guest (sourced).
+#
+#   ok COND-EXIT-STATUS DESCRIPTION     e.g.  ok $? "lookup FOO finds foo"
+#   is GOT WANT DESCRIPTION
+#   skip_all REASON                     the whole test needs what is missing
+#   done_testing                        prints the plan; exit status 1 if any
+#                                       test failed
+
+tap_count=0
+tap_failed=0
+
+ok() {
+	local status=$1
+	shift
+	tap_count=$((tap_count + 1))
+	if [ "$status" -eq 0 ]; then
+		echo "ok $tap_count - $*"
+	else
+		echo "not ok $tap_count - $*"
+		tap_failed=$((tap_failed + 1))
+	fi
+}
+
+is() {
+	local got=$1 want=$2
+	shift 2
+	if [ "$got" = "$want" ]; then
+		ok 0 "$@"
+	else
+		ok 1 "$@"
+		diag "got:  '$got'"
+		diag "want: '$want'"
+	fi
+}
+
+diag() {
+	local line
+	printf '%s\n' "$@" | while IFS= read -r line; do
+		echo "# $line"
+	done
+}
+
+skip_all() {
+	echo "1..0 # SKIP $*"
+	exit 0
+}
+
+done_testing() {
+	echo "1..$tap_count"
+	[ "$tap_failed" -eq 0 ]
+}
+
+# Names of test files, for messages.
+test_name() {
+	basename "$0" .t
+}

@@ -1,0 +1,44 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# vmrun gives back the guest command's exit status and its output, stdout
+# and stderr apart, and boots again on the same disk image.
+
+. "$(dirname "$0")/../../lib/host.sh"
+require_kernel patched
+make_scratch
+vm() { "$vmrun" --kernel "$(kernel_image patched)" "$@"; }
+
+vm -- true
+ok $? "vmrun -- true exits 0"
+
+vm -- false
+status=$?
+[ $status -ne 0 ]
+ok $? "vmrun -- false exits non-zero (got $status)"
+
+vm -- sh -c 'exit 7'
+is $? 7 "the command's own status comes back"
+
+vm -- sh -c 'echo to-out; echo to-err >&2' >"$scratch/out" 2>"$scratch/err"
+is "$(cat "$scratch/out")" to-out "stdout comes back on stdout"
+grep -qx to-err "$scratch/err"
+ok $? "stderr comes back on stderr"
+
+{ echo first; vm -- echo second; echo third; } >"$scratch/seq"
+is "$(tr '\n' ' ' <"$scratch/seq")" "first second third " \
+	"guest output interleaves in order with the caller's own"
+
+is "$(vm --env 'GREETING=a b' -- sh -c 'echo "$GREETING"')" "a b" \
+	"--env sets the command's environment"
+
+is "$(cd /usr/share && vm -- pwd)" /usr/share "the command starts in the caller's directory"
+
+truncate -s 16M "$scratch/disk.img"
+mkfs.ext4 -q -F "$scratch/disk.img"
+vm --disk "$scratch/disk.img" -- sh -c \
+	'mkdir /tmp/m && mount /dev/vda /tmp/m && echo kept >/tmp/m/f && umount /tmp/m'
+ok $? "first boot writes to the disk image"
+is "$(vm --disk "$scratch/disk.img" -- sh -c \
+	'mkdir /tmp/m && mount /dev/vda /tmp/m && cat /tmp/m/f')" kept \
+	"a second boot on the same image reads it back"
+done_testing
