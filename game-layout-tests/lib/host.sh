@@ -92,3 +92,15 @@ make_casefold_image() {
 	truncate -s "$size" "$img"
 	mkfs.ext4 -q -F -m 0 -O casefold "$@" "$img"
 }
+
+# copy_project DEST: the project's files without build products or git,
+# for tests that change the series or the build scripts.
+copy_project() {
+	mkdir -p "$1"
+	tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$1" -xf -
+}
+
+require_linux_source() {
+	[ -r /usr/src/linux-source-6.1.tar.xz ] ||
+		skip_all "linux-source-6.1 is not installed (make deps)"
+}

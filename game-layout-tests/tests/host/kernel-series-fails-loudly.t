@@ -5,11 +5,10 @@
 # series naming a missing file is refused.
 
 . "$(dirname "$0")/../../lib/host.sh"
-[ -r /usr/src/linux-source-6.1.tar.xz ] || skip_all "linux-source-6.1 is not installed (make deps)"
+require_linux_source
 make_scratch
 repo=$scratch/repo
-mkdir -p "$repo"
-tar -C "$top" --exclude=./build --exclude=./.git -cf - . | tar -C "$repo" -xf -
+copy_project "$repo"
 
 cat >"$repo/kernel-patches/0001-stale.patch" <<'PATCH'
 From: gamepart <gamepart@invalid>
