@@ -12,13 +12,16 @@ MINGW_CC := x86_64-w64-mingw32-gcc
 PROVE := prove --exec bash --timer
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
-	guest demo check check-host check-guest check-full clean
+	guest tool tool-asan install demo check check-host check-guest \
+	check-full clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
 	@echo 'make deps        install the build and test dependencies with apt'
+	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
+	@echo 'make install     gamepart and its man page under $$(DESTDIR)$$(PREFIX)'
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
 	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
@@ -51,22 +54,49 @@ $(BUILD)/wine/bin/%.exe: $(TESTS)/wine-client/%.c
 wine-client: deps
 	@$(MAKE) --no-print-directory $(WINE_CLIENT_EXE)
 
+PREFIX ?= /usr/local
+DESTDIR ?=
+
+tool: deps
+	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/bin
+
+tool-asan: deps
+	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/asan SANITIZE=1
+
+install: tool
+	install -D -m 755 $(BUILD)/bin/gamepart $(DESTDIR)$(PREFIX)/sbin/gamepart
+	install -D -m 644 partition-tool/gamepart.8 $(DESTDIR)$(PREFIX)/share/man/man8/gamepart.8
+
 # Everything a guest test may use.
-guest: kernel kernel-stock wine-prefix wine-client
+guest: kernel kernel-stock wine-prefix wine-client tool tool-asan
 
 demo: kernel
 	@$(TESTS)/demo/demo
 
-check-host: deps
+check-host: tool tool-asan
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
 	$(PROVE) $(TESTS)/tests/host
 
 check-guest: guest
 	$(PROVE) $(TESTS)/tests/guest
 
+# The gamepart tests run twice: under ASan/UBSan first (host and guest),
+# then with the plain build among all the others, whose summary ends the run.
+GAMEPART_TESTS := $(wildcard $(TESTS)/tests/host/gamepart-*.t $(TESTS)/tests/guest/gamepart-*.t)
+
 check: guest
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
 	$(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest
 
+# check, plus: the host gamepart tests under valgrind, every per-kernel
+# guest test on the debug kernel too, and the heavy tests in tests/full.
 check-full: guest kernel-debug
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
+	@mkdir -p $(BUILD)/valgrind
+	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "%s" "$$@"\n' \
+		$(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
+	@chmod +x $(BUILD)/valgrind/gamepart
+	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
 	GAMEPART_FULL=1 $(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest \
 		$(TESTS)/tests/full
 

@@ -104,3 +104,15 @@ require_linux_source() {
 	[ -r /usr/src/linux-source-6.1.tar.xz ] ||
 		skip_all "linux-source-6.1 is not installed (make deps)"
 }
+
+# The gamepart binary under test: $GAMEPART (e.g. build/asan/gamepart for
+# the ASan/UBSan build), by default build/bin/gamepart (make tool).
+gamepart_bin() {
+	echo "${GAMEPART:-$build/bin/gamepart}"
+}
+
+# Skip the whole test when that binary has not been built; sets $gamepart.
+require_gamepart() {
+	gamepart=$(gamepart_bin)
+	[ -x "$gamepart" ] || skip_all "no $gamepart: run make tool (or tool-asan) first"
+}

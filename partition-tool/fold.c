@@ -1,0 +1,282 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Folding names through libext2fs's copy of the kernel's UTF-8 tables.
+ *
+ * libext2fs keeps the folded form of a name private, but its public
+ * functions are enough: ext2fs_casefold_cmp() decides equality exactly as
+ * the kernel's utf8_strncasecmp() does, ext2fs_dirhash2() with
+ * EXT4_CASEFOLD_FL hashes the folded name (so equal names share a hash,
+ * which makes it a bucket key), and ext2fs_check_encoded_name() is the
+ * kernel's utf8_validate().  Whether a code point is ignorable is learnt
+ * from the comparison itself: c is dropped by folding exactly when "x"
+ * followed by c compares equal to "x".
+ */
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <ext2fs/ext2fs.h>
+
+#include "gamepart.h"
+#include "fold.h"
+#include "walk.h"
+
+#define CODE_POINTS 0x110000u
+
+struct folder {
+	const struct ext2fs_nls_table *table;
+	int encoding;
+	int flags;
+	/* Two bits of memory per code point: decided, and ignorable. */
+	unsigned char *decided;
+	unsigned char *ignorable;
+};
+
+struct folder *folder_new(int encoding, int encoding_flags)
+{
+	const struct ext2fs_nls_table *table = ext2fs_load_nls_table(encoding);
+	struct folder *f;
+
+	if (!table)
+		return NULL;
+	f = xcalloc(1, sizeof(*f));
+	f->table = table;
+	f->encoding = encoding;
+	f->flags = encoding_flags;
+	f->decided = xcalloc(CODE_POINTS / CHAR_BIT, 1);
+	f->ignorable = xcalloc(CODE_POINTS / CHAR_BIT, 1);
+	return f;
+}
+
+void folder_free(struct folder *f)
+{
+	if (!f)
+		return;
+	free(f->decided);
+	free(f->ignorable);
+	free(f);
+}
+
+bool folder_strict(const struct folder *f)
+{
+	return f->flags & EXT4_ENC_STRICT_MODE_FL;
+}
+
+const char *folder_name(const struct folder *f)
+{
+	return f->encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : "unknown";
+}
+
+bool fold_valid(const struct folder *f, const char *name, size_t len)
+{
+	char *pos = NULL;
+
+	/* libext2fs takes a non-const pointer but only reads through it. */
+	return !ext2fs_check_encoded_name(f->table, (char *)name, len, &pos);
+}
+
+uint32_t fold_key(const struct folder *f, const char *name, size_t len)
+{
+	ext2_dirhash_t hash = 0, minor = 0;
+
+	if (ext2fs_dirhash2(EXT2_HASH_HALF_MD4, name, (int)len, f->table,
+			    EXT4_CASEFOLD_FL, NULL, &hash, &minor))
+		/* Cannot happen for a name of at most 255 bytes. */
+		ext2fs_dirhash(EXT2_HASH_HALF_MD4, name, (int)len, NULL,
+			       &hash, &minor);
+	return hash;
+}
+
+bool fold_equal(const struct folder *f, const char *a, size_t alen,
+		const char *b, size_t blen)
+{
+	/*
+	 * The kernel's ext4_ci_compare(): the folded comparison, and where
+	 * it fails on invalid UTF-8 (non-strict), the bytes themselves.
+	 */
+	if (!ext2fs_casefold_cmp(f->table, (const unsigned char *)a, alen,
+				 (const unsigned char *)b, blen))
+		return true;
+	return alen == blen && !memcmp(a, b, alen);
+}
+
+static bool bit(const unsigned char *map, uint32_t n)
+{
+	return map[n / CHAR_BIT] & (1u << (n % CHAR_BIT));
+}
+
+static void set_bit(unsigned char *map, uint32_t n)
+{
+	map[n / CHAR_BIT] |= 1u << (n % CHAR_BIT);
+}
+
+static bool ignorable(struct folder *f, uint32_t cp, const unsigned char *seq,
+		      size_t seqlen)
+{
+	if (!bit(f->decided, cp)) {
+		unsigned char probe[1 + 4];
+
+		probe[0] = 'x';
+		memcpy(probe + 1, seq, seqlen);
+		if (!ext2fs_casefold_cmp(f->table, probe, 1 + seqlen,
+					 (const unsigned char *)"x", 1))
+			set_bit(f->ignorable, cp);
+		set_bit(f->decided, cp);
+	}
+	return bit(f->ignorable, cp);
+}
+
+bool fold_has_ignorable(struct folder *f, const char *name, size_t len)
+{
+	uint32_t cp;
+
+	return fold_find_ignorable(f, name, len, &cp);
+}
+
+bool fold_find_ignorable(struct folder *f, const char *name, size_t len,
+			 uint32_t *found)
+{
+	const unsigned char *s = (const unsigned char *)name;
+	size_t i = 0;
+	uint32_t cp;
+
+	if (!fold_valid(f, name, len))
+		return false;
+	while (i < len) {
+		size_t n = utf8_sequence(s + i, len - i, &cp);
+		if (!n)
+			/* Valid for the filesystem, not for RFC 3629. */
+			return false;
+		if (ignorable(f, cp, s + i, n)) {
+			*found = cp;
+			return true;
+		}
+		i += n;
+	}
+	return false;
+}
+
+/*
+ * Grouping: entries are chained by bucket key in an open-addressing table
+ * (one slot per key, twice as many slots as entries); a chain with more
+ * than one entry is split into classes of equal names.  Chains are almost
+ * always of length one, so the cost is one hash per name.
+ */
+struct bucket {
+	uint32_t key;
+	size_t head;		/* first entry + 1; 0 for an empty slot */
+};
+
+size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
+		   size_t count, fold_group_fn fn, void *ctx)
+{
+	struct bucket *slots;
+	size_t *next, *members, *tail;
+	const struct walk_entry **group;
+	bool *placed;
+	size_t nslots = 16, groups = 0, i;
+
+	if (count < 2)
+		return 0;
+	while (nslots < 2 * count)
+		nslots *= 2;
+	slots = xcalloc(nslots, sizeof(*slots));
+	next = xcalloc(count, sizeof(*next));
+	tail = xcalloc(nslots, sizeof(*tail));
+	for (i = 0; i < count; i++) {
+		uint32_t key = fold_key(f, entries[i].name, entries[i].len);
+		size_t s = (key * 2654435761u) & (nslots - 1);
+
+		while (slots[s].head && slots[s].key != key)
+			s = (s + 1) & (nslots - 1);
+		if (!slots[s].head) {
+			slots[s].key = key;
+			slots[s].head = i + 1;
+		} else {
+			next[tail[s] - 1] = i + 1;
+		}
+		tail[s] = i + 1;
+	}
+	free(tail);
+
+	members = xcalloc(count, sizeof(*members));
+	group = xcalloc(count, sizeof(*group));
+	placed = xcalloc(count, sizeof(*placed));
+	for (size_t s = 0; s < nslots; s++) {
+		size_t n = 0, m, e;
+
+		if (!slots[s].head || !next[slots[s].head - 1])
+			continue;
+		for (e = slots[s].head; e; e = next[e - 1])
+			members[n++] = e - 1;
+		/* Split the chain into classes: each unplaced member leads one. */
+		for (m = 0; m < n; m++) {
+			const struct walk_entry *lead = &entries[members[m]];
+			size_t g = 0;
+
+			if (placed[members[m]])
+				continue;
+			group[g++] = lead;
+			for (size_t o = m + 1; o < n; o++) {
+				const struct walk_entry *other =
+					&entries[members[o]];
+
+				if (!placed[members[o]] &&
+				    fold_equal(f, lead->name, lead->len,
+					       other->name, other->len)) {
+					placed[members[o]] = true;
+					group[g++] = other;
+				}
+			}
+			if (g > 1) {
+				fn(ctx, group, g);
+				groups++;
+			}
+		}
+	}
+	free(placed);
+	free(group);
+	free(members);
+	free(next);
+	free(slots);
+	return groups;
+}
+
+size_t utf8_sequence(const unsigned char *s, size_t len, uint32_t *cp)
+{
+	uint32_t c, min;
+	size_t n, i;
+
+	if (!len)
+		return 0;
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xe0) == 0xc0) {
+		n = 2;
+		c = s[0] & 0x1f;
+		min = 0x80;
+	} else if ((s[0] & 0xf0) == 0xe0) {
+		n = 3;
+		c = s[0] & 0x0f;
+		min = 0x800;
+	} else if ((s[0] & 0xf8) == 0xf0) {
+		n = 4;
+		c = s[0] & 0x07;
+		min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (len < n)
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return n;
+}

@@ -1,0 +1,73 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Folding names exactly as the kernel does for one filesystem, through
+ * libext2fs (the tables e2fsck uses): UTF-8 12.1, NFD plus full case
+ * folding, ignorable code points dropped, invalid UTF-8 compared as opaque
+ * bytes (or refused, on a strict filesystem).
+ */
+#ifndef GAMEPART_FOLD_H
+#define GAMEPART_FOLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct folder;
+struct walk_entry;
+
+/*
+ * The rules of a filesystem with superblock fields s_encoding (e.g.
+ * EXT4_ENC_UTF8_12_1) and s_encoding_flags (EXT4_ENC_STRICT_MODE_FL).
+ * NULL when libext2fs does not know the encoding.
+ */
+struct folder *folder_new(int encoding, int encoding_flags);
+void folder_free(struct folder *f);
+bool folder_strict(const struct folder *f);
+/* "utf8-12.1", for messages. */
+const char *folder_name(const struct folder *f);
+
+/* Whether NAME is valid in the encoding (always true for ASCII). */
+bool fold_valid(const struct folder *f, const char *name, size_t len);
+
+/*
+ * A bucket key: names the filesystem treats as the same name have the
+ * same key (the casefolded directory hash of libext2fs); different names
+ * usually differ.  Grouping a directory costs O(N) with it.
+ */
+uint32_t fold_key(const struct folder *f, const char *name, size_t len);
+
+/* Whether the filesystem treats A and B as the same name in a +F directory. */
+bool fold_equal(const struct folder *f, const char *a, size_t alen,
+		const char *b, size_t blen);
+
+/*
+ * Whether NAME contains a code point that folding drops (U+200B, U+00AD,
+ * ...), so that a shorter name reaches the same file.  Each code point is
+ * decided once, from libext2fs's own comparison, and remembered.  Always
+ * false for a name that is not valid in the encoding (it is not folded).
+ */
+bool fold_has_ignorable(struct folder *f, const char *name, size_t len);
+/* The same, giving the first such code point in *CP. */
+bool fold_find_ignorable(struct folder *f, const char *name, size_t len,
+			 uint32_t *cp);
+
+/*
+ * The groups of names among ENTRIES (one directory) that the filesystem
+ * would treat as one name in a +F directory: FN is called once per group
+ * of two or more, with the group's entries in directory order.  Returns
+ * the number of groups.  Runs in time linear in COUNT (plus the size of
+ * the groups).
+ */
+typedef void (*fold_group_fn)(void *ctx, const struct walk_entry *const *group,
+			      size_t n);
+size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
+		   size_t count, fold_group_fn fn, void *ctx);
+
+/*
+ * The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
+ * forms, no surrogates, nothing above U+10FFFF) at S, at most LEN bytes,
+ * with its code point in *CP; 0 when S does not start with one.
+ */
+size_t utf8_sequence(const unsigned char *s, size_t len, uint32_t *cp);
+
+#endif

@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gamepart: what every subcommand shares: exit statuses, messages and
+ * checked allocation.
+ */
+#ifndef GAMEPART_H
+#define GAMEPART_H
+
+#include <stddef.h>
+
+#define GAMEPART_VERSION "0.1"
+
+/* Exit statuses: see EXIT STATUS in gamepart.8. */
+enum {
+	EXIT_NOTHING_FOUND = 0,
+	EXIT_FINDINGS = 1,	/* collisions found, a conversion stopped */
+	EXIT_TROUBLE = 2,	/* usage, operational errors, refusals */
+};
+
+/*
+ * The running subcommand, for messages ("gamepart: check: ...").  Set once
+ * by the dispatcher before the subcommand starts.
+ */
+extern const char *gp_command;
+
+/* "gamepart: COMMAND: " + printf text, one line on stderr. */
+void gp_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* gp_warn, then exit(EXIT_TROUBLE). */
+void gp_die(const char *fmt, ...)
+	__attribute__((format(printf, 1, 2), noreturn));
+
+/* Allocation that cannot fail: running out of memory ends the program. */
+void *xmalloc(size_t size);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *ptr, size_t size);
+char *xstrdup(const char *s);
+/* malloc'ed printf. */
+char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * Flush stdout and fail loudly if anything written to it was lost (a full
+ * disk under "> report" must not look like success).  Registered with
+ * atexit() by main().
+ */
+void close_stdout(void);
+
+int cmd_create(int argc, char **argv);
+int cmd_status(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_casefold(int argc, char **argv);
+
+#endif

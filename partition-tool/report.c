@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Collecting findings about names and printing them, for people or as
+ * JSON (json-c).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "gamepart.h"
+#include "fold.h"
+#include "report.h"
+#include "walk.h"
+
+struct rname {
+	char *s;
+	size_t len;
+};
+
+struct rdir {
+	char *path;
+	bool casefolded;
+};
+
+struct collision {
+	size_t dir;
+	struct rname *names;
+	size_t n;
+};
+
+struct single {
+	size_t dir;
+	struct rname name;
+	uint32_t cp;		/* ignorable: the code point */
+	bool strict;		/* invalid: on a strict filesystem */
+};
+
+struct report {
+	unsigned long long scanned, dirs;
+	/* The current directory, kept in dirs[] once it has a finding. */
+	char *cur;
+	bool cur_casefolded, cur_kept;
+	struct rdir *dir;
+	size_t ndir, capdir;
+	struct collision *coll;
+	size_t ncoll, capcoll;
+	struct single *inval;
+	size_t ninval, capinval;
+	struct single *ign;
+	size_t nign, capign;
+};
+
+#define GROW(arr, n, cap)						\
+	do {								\
+		if ((n) == (cap)) {					\
+			(cap) = (cap) ? 2 * (cap) : 16;			\
+			(arr) = xrealloc((arr), (cap) * sizeof(*(arr)));	\
+		}							\
+	} while (0)
+
+struct report *report_new(void)
+{
+	return xcalloc(1, sizeof(struct report));
+}
+
+void report_free(struct report *r)
+{
+	size_t i, j;
+
+	if (!r)
+		return;
+	if (!r->cur_kept)
+		free(r->cur);
+	for (i = 0; i < r->ndir; i++)
+		free(r->dir[i].path);
+	for (i = 0; i < r->ncoll; i++) {
+		for (j = 0; j < r->coll[i].n; j++)
+			free(r->coll[i].names[j].s);
+		free(r->coll[i].names);
+	}
+	for (i = 0; i < r->ninval; i++)
+		free(r->inval[i].name.s);
+	for (i = 0; i < r->nign; i++)
+		free(r->ign[i].name.s);
+	free(r->dir);
+	free(r->coll);
+	free(r->inval);
+	free(r->ign);
+	free(r);
+}
+
+void report_dir(struct report *r, const char *dir, bool casefolded)
+{
+	if (!r->cur_kept)
+		free(r->cur);
+	r->cur = xstrdup(dir);
+	r->cur_casefolded = casefolded;
+	r->cur_kept = false;
+	r->dirs++;
+}
+
+void report_scanned(struct report *r, size_t count)
+{
+	r->scanned += count;
+}
+
+/* The index of the current directory in dir[], adding it if needed. */
+static size_t current_dir(struct report *r)
+{
+	if (!r->cur_kept) {
+		GROW(r->dir, r->ndir, r->capdir);
+		r->dir[r->ndir].path = r->cur ? r->cur : xstrdup(".");
+		r->dir[r->ndir].casefolded = r->cur_casefolded;
+		r->ndir++;
+		r->cur_kept = true;
+	}
+	return r->ndir - 1;
+}
+
+static struct rname copy_name(const char *s, size_t len)
+{
+	struct rname n = { xmalloc(len + 1), len };
+
+	memcpy(n.s, s, len);
+	n.s[len] = '\0';
+	return n;
+}
+
+static int cmp_rname(const struct rname *a, const struct rname *b)
+{
+	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
+
+	if (c)
+		return c;
+	return (a->len > b->len) - (a->len < b->len);
+}
+
+static int cmp_rname_q(const void *a, const void *b)
+{
+	return cmp_rname(a, b);
+}
+
+void report_collision(struct report *r, const struct walk_entry *const *names,
+		      size_t n)
+{
+	struct collision *c;
+	size_t i;
+
+	GROW(r->coll, r->ncoll, r->capcoll);
+	c = &r->coll[r->ncoll++];
+	c->dir = current_dir(r);
+	c->n = n;
+	c->names = xcalloc(n, sizeof(*c->names));
+	for (i = 0; i < n; i++)
+		c->names[i] = copy_name(names[i]->name, names[i]->len);
+	qsort(c->names, n, sizeof(*c->names), cmp_rname_q);
+}
+
+void report_invalid(struct report *r, const char *name, size_t len,
+		    bool strict)
+{
+	struct single *s;
+
+	GROW(r->inval, r->ninval, r->capinval);
+	s = &r->inval[r->ninval++];
+	s->dir = current_dir(r);
+	s->name = copy_name(name, len);
+	s->cp = 0;
+	s->strict = strict;
+}
+
+void report_ignorable(struct report *r, const char *name, size_t len,
+		      uint32_t cp)
+{
+	struct single *s;
+
+	GROW(r->ign, r->nign, r->capign);
+	s = &r->ign[r->nign++];
+	s->dir = current_dir(r);
+	s->name = copy_name(name, len);
+	s->cp = cp;
+	s->strict = false;
+}
+
+size_t report_collisions(const struct report *r)
+{
+	return r->ncoll;
+}
+
+static int cmp_collision(const void *a, const void *b)
+{
+	const struct collision *x = a, *y = b;
+
+	if (x->dir != y->dir)
+		return x->dir < y->dir ? -1 : 1;
+	return cmp_rname(&x->names[0], &y->names[0]);
+}
+
+static int cmp_single(const void *a, const void *b)
+{
+	const struct single *x = a, *y = b;
+
+	if (x->dir != y->dir)
+		return x->dir < y->dir ? -1 : 1;
+	return cmp_rname(&x->name, &y->name);
+}
+
+static void sort(struct report *r)
+{
+	/* qsort() must not be given NULL, even for nothing to sort. */
+	if (r->ncoll)
+		qsort(r->coll, r->ncoll, sizeof(*r->coll), cmp_collision);
+	if (r->ninval)
+		qsort(r->inval, r->ninval, sizeof(*r->inval), cmp_single);
+	if (r->nign)
+		qsort(r->ign, r->nign, sizeof(*r->ign), cmp_single);
+}
+
+char *report_escape(const char *name, size_t len, bool human)
+{
+	const unsigned char *s = (const unsigned char *)name;
+	char *out = xmalloc(4 * len + 1), *o = out;
+	size_t i = 0;
+	uint32_t cp;
+
+	while (i < len) {
+		size_t n = utf8_sequence(s + i, len - i, &cp);
+		if (!n || (human && (cp < 0x20 || cp == 0x7f))) {
+			o += sprintf(o, "\\x%02x", s[i]);
+			i++;
+			continue;
+		}
+		if (human && (cp == '\\' || cp == '"'))
+			*o++ = '\\';
+		memcpy(o, s + i, n);
+		o += n;
+		i += n;
+	}
+	*o = '\0';
+	return out;
+}
+
+static void print_quoted(FILE *out, const struct rname *n)
+{
+	char *e = report_escape(n->s, n->len, true);
+
+	fprintf(out, "\"%s\"", e);
+	free(e);
+}
+
+int report_print_human(struct report *r, FILE *out)
+{
+	size_t c = 0, v = 0, g = 0, d, j;
+
+	sort(r);
+	for (d = 0; d < r->ndir; d++) {
+		char *dir = report_escape(r->dir[d].path,
+					  strlen(r->dir[d].path), true);
+
+		for (; c < r->ncoll && r->coll[c].dir == d; c++) {
+			fprintf(out, "%s: %s: ", dir, r->dir[d].casefolded ?
+				"collide" :
+				"would collide once casefolded");
+			for (j = 0; j < r->coll[c].n; j++) {
+				if (j)
+					fputs(", ", out);
+				print_quoted(out, &r->coll[c].names[j]);
+			}
+			fputc('\n', out);
+		}
+		for (; v < r->ninval && r->inval[v].dir == d; v++) {
+			fprintf(out, "%s: invalid UTF-8: ", dir);
+			print_quoted(out, &r->inval[v].name);
+			fputs(r->inval[v].strict ?
+			      " (this strict filesystem refuses it in a casefolded directory)\n" :
+			      " (compared as opaque bytes)\n", out);
+		}
+		for (; g < r->nign && r->ign[g].dir == d; g++) {
+			fprintf(out, "%s: ignorable U+%04X: ", dir,
+				(unsigned int)r->ign[g].cp);
+			print_quoted(out, &r->ign[g].name);
+			fputs(" (the name without it reaches the same file)\n",
+			      out);
+		}
+		free(dir);
+	}
+	fprintf(out, "%llu names in %llu directories: %zu collision group%s, %zu invalid UTF-8, %zu with ignorable code points\n",
+		r->scanned, r->dirs, r->ncoll, r->ncoll == 1 ? "" : "s",
+		r->ninval, r->nign);
+	return ferror(out) ? -1 : 0;
+}
+
+static json_object *jstring(const char *s, size_t len)
+{
+	char *e = report_escape(s, len, false);
+	json_object *j = json_object_new_string(e);
+
+	free(e);
+	if (!j)
+		gp_die("out of memory");
+	return j;
+}
+
+static json_object *jnew(json_object *j)
+{
+	if (!j)
+		gp_die("out of memory");
+	return j;
+}
+
+static json_object *jsingles(const struct report *r, const struct single *s,
+			     size_t n)
+{
+	json_object *arr = jnew(json_object_new_array());
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		json_object *o = jnew(json_object_new_object());
+		const char *dir = r->dir[s[i].dir].path;
+
+		json_object_object_add(o, "dir", jstring(dir, strlen(dir)));
+		json_object_object_add(o, "name",
+				       jstring(s[i].name.s, s[i].name.len));
+		json_object_array_add(arr, o);
+	}
+	return arr;
+}
+
+int report_print_json(struct report *r, FILE *out)
+{
+	json_object *root = jnew(json_object_new_object());
+	json_object *coll = jnew(json_object_new_array());
+	size_t i, j;
+
+	sort(r);
+	json_object_object_add(root, "scanned",
+			       jnew(json_object_new_int64((int64_t)r->scanned)));
+	for (i = 0; i < r->ncoll; i++) {
+		json_object *o = jnew(json_object_new_object());
+		json_object *names = jnew(json_object_new_array());
+		const char *dir = r->dir[r->coll[i].dir].path;
+
+		for (j = 0; j < r->coll[i].n; j++)
+			json_object_array_add(names,
+					      jstring(r->coll[i].names[j].s,
+						      r->coll[i].names[j].len));
+		json_object_object_add(o, "dir", jstring(dir, strlen(dir)));
+		json_object_object_add(o, "names", names);
+		json_object_array_add(coll, o);
+	}
+	json_object_object_add(root, "collisions", coll);
+	json_object_object_add(root, "invalid",
+			       jsingles(r, r->inval, r->ninval));
+	json_object_object_add(root, "ignorable",
+			       jsingles(r, r->ign, r->nign));
+	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE),
+	      out);
+	fputc('\n', out);
+	json_object_put(root);
+	return ferror(out) ? -1 : 0;
+}

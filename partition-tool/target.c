@@ -1,0 +1,259 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Opening a TARGET|PATH argument: a directory is walked online, a block
+ * device or an image file offline through libext2fs.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+#include <et/com_err.h>
+#include <ext2fs/ext2_fs.h>
+#include <ext2fs/ext2fs.h>
+#include <linux/magic.h>
+
+#include "gamepart.h"
+#include "target.h"
+
+static const char *fs_type_name(unsigned long type)
+{
+	static const struct {
+		unsigned long magic;
+		const char *name;
+	} names[] = {
+		{ 0x9123683e, "btrfs" },	{ 0x58465342, "xfs" },
+		{ 0x01021994, "tmpfs" },	{ 0x794c7630, "overlayfs" },
+		{ 0x4d44, "vfat" },		{ 0x5346544e, "ntfs" },
+		{ 0x7366746e, "ntfs3" },	{ 0x2011bab0, "exfat" },
+		{ 0xf2f52010, "f2fs" },		{ 0x6969, "nfs" },
+		{ 0x9fa0, "proc" },		{ 0x62656572, "sysfs" },
+		{ 0x65735546, "fuse" },
+		{ 0x858458f6, "ramfs" },	{ 0x73717368, "squashfs" },
+		{ 0x9660, "iso9660" },		{ 0x1cd1, "devpts" },
+	};
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (names[i].magic == type)
+			return names[i].name;
+	return NULL;
+}
+
+static void fsinfo_from_super(struct walk_fs *info,
+			      const struct ext2_super_block *sb)
+{
+	info->known = true;
+	info->casefold_feature = ext2fs_le32_to_cpu(sb->s_feature_incompat) &
+				 EXT4_FEATURE_INCOMPAT_CASEFOLD;
+	if (info->casefold_feature) {
+		info->encoding = ext2fs_le16_to_cpu(sb->s_encoding);
+		info->encoding_flags = ext2fs_le16_to_cpu(sb->s_encoding_flags);
+	}
+}
+
+/* Open the block device DEV read-only, by its device number. */
+static int open_dev(dev_t dev)
+{
+	char path[64], line[256];
+	FILE *uevent;
+	int fd;
+
+	snprintf(path, sizeof(path), "/dev/block/%u:%u", major(dev),
+		 minor(dev));
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd >= 0)
+		return fd;
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
+		 major(dev), minor(dev));
+	uevent = fopen(path, "re");
+	if (!uevent)
+		return -1;
+	fd = -1;
+	while (fgets(line, sizeof(line), uevent)) {
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			char *dev_path;
+
+			line[strcspn(line, "\n")] = '\0';
+			dev_path = xasprintf("/dev/%s", line + 8);
+			fd = open(dev_path, O_RDONLY | O_CLOEXEC);
+			free(dev_path);
+			break;
+		}
+	}
+	fclose(uevent);
+	return fd;
+}
+
+/*
+ * The encoding of a mounted ext4 filesystem is only in its superblock:
+ * read it from the device when we may (usually as root).  It cannot
+ * change while mounted (tune2fs refuses), so reading under the mount is
+ * safe.
+ */
+static void online_fsinfo(struct target *t)
+{
+	struct ext2_super_block sb;
+	struct stat st;
+	int fd;
+
+	if (fstat(t->dirfd, &st) < 0)
+		return;
+	fd = open_dev(st.st_dev);
+	if (fd < 0)
+		return;
+	if (pread(fd, &sb, sizeof(sb), SUPERBLOCK_OFFSET) == (ssize_t)sizeof(sb) &&
+	    ext2fs_le16_to_cpu(sb.s_magic) == EXT2_SUPER_MAGIC)
+		fsinfo_from_super(&t->fsinfo, &sb);
+	close(fd);
+}
+
+static int open_online(struct target *t, const char *subdir)
+{
+	struct statfs sfs;
+	const char *type;
+
+	t->kind = TARGET_ONLINE;
+	t->dirfd = open(t->arg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (t->dirfd < 0) {
+		gp_warn("%s: %s", t->arg, strerror(errno));
+		return -1;
+	}
+	if (fstatfs(t->dirfd, &sfs) < 0) {
+		gp_warn("%s: %s", t->arg, strerror(errno));
+		goto fail;
+	}
+	if ((unsigned long)sfs.f_type != EXT4_SUPER_MAGIC) {
+		type = fs_type_name((unsigned long)sfs.f_type);
+		if (type)
+			gp_warn("%s: not on an ext4 filesystem (it is on %s)",
+				t->arg, type);
+		else
+			gp_warn("%s: not on an ext4 filesystem (type 0x%lx)",
+				t->arg, (unsigned long)sfs.f_type);
+		goto fail;
+	}
+	if (subdir && *subdir) {
+		int fd = openat(t->dirfd, subdir, O_RDONLY | O_DIRECTORY |
+				O_NOFOLLOW | O_CLOEXEC);
+
+		if (fd < 0) {
+			gp_warn("%s: %s: %s", t->arg, subdir, strerror(errno));
+			goto fail;
+		}
+		close(t->dirfd);
+		t->dirfd = fd;
+	}
+	online_fsinfo(t);
+	return 0;
+fail:
+	close(t->dirfd);
+	t->dirfd = -1;
+	return -1;
+}
+
+static int open_offline(struct target *t, const char *subdir, bool writable)
+{
+	char mtpt[4096] = "";
+	int mflags = 0, flags;
+	errcode_t err;
+
+	t->kind = TARGET_OFFLINE;
+	err = ext2fs_check_mount_point(t->arg, &mflags, mtpt, sizeof(mtpt));
+	if (err) {
+		gp_warn("%s: cannot tell whether it is mounted: %s", t->arg,
+			error_message(err));
+		return -1;
+	}
+	if (mflags & EXT2_MF_MOUNTED) {
+		if (*mtpt)
+			gp_warn("%s: mounted on %s; give that directory instead",
+				t->arg, mtpt);
+		else
+			gp_warn("%s: mounted; give its mount point instead",
+				t->arg);
+		return -1;
+	}
+	if (writable && (mflags & EXT2_MF_BUSY)) {
+		gp_warn("%s: in use by another program", t->arg);
+		return -1;
+	}
+
+	flags = EXT2_FLAG_64BITS;
+	if (writable)
+		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
+	err = ext2fs_open2(t->arg, NULL, flags, 0, 0, unix_io_manager, &t->fs);
+	if (err) {
+		t->fs = NULL;
+		if (err == EXT2_ET_BAD_MAGIC || err == EXT2_ET_SHORT_READ ||
+		    err == EXT2_ET_UNEXPECTED_BLOCK_SIZE ||
+		    err == EXT2_ET_CORRUPT_SUPERBLOCK)
+			gp_warn("%s: not an ext4 filesystem (%s)", t->arg,
+				error_message(err));
+		else
+			gp_warn("%s: %s", t->arg, error_message(err));
+		return -1;
+	}
+	if (ext2fs_has_feature_journal_needs_recovery(t->fs->super)) {
+		if (writable) {
+			gp_warn("%s: its journal needs recovery; run e2fsck first",
+				t->arg);
+			goto fail;
+		}
+		gp_warn("%s: note: its journal needs recovery; what is read may be out of date",
+			t->arg);
+	}
+	fsinfo_from_super(&t->fsinfo, t->fs->super);
+
+	t->ino = EXT2_ROOT_INO;
+	if (subdir && *subdir) {
+		err = ext2fs_namei(t->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, subdir,
+				   &t->ino);
+		if (!err)
+			err = ext2fs_check_directory(t->fs, t->ino);
+		if (err) {
+			gp_warn("%s: %s: %s", t->arg, subdir,
+				err == EXT2_ET_FILE_NOT_FOUND ?
+				strerror(ENOENT) : error_message(err));
+			goto fail;
+		}
+	}
+	return 0;
+fail:
+	ext2fs_close_free(&t->fs);
+	return -1;
+}
+
+int target_open(struct target *t, const char *arg, const char *subdir,
+		bool writable)
+{
+	struct stat st;
+
+	memset(t, 0, sizeof(*t));
+	t->arg = arg;
+	t->dirfd = -1;
+	if (stat(arg, &st) < 0) {
+		gp_warn("%s: %s", arg, strerror(errno));
+		return -1;
+	}
+	if (S_ISDIR(st.st_mode))
+		return open_online(t, subdir);
+	if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
+		return open_offline(t, subdir, writable);
+	gp_warn("%s: not a directory, a block device or an image file", arg);
+	return -1;
+}
+
+void target_close(struct target *t)
+{
+	if (t->dirfd >= 0)
+		close(t->dirfd);
+	t->dirfd = -1;
+	if (t->fs)
+		ext2fs_close_free(&t->fs);
+}

@@ -1,0 +1,100 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Messages, checked allocation and the stdout check at exit.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "gamepart.h"
+
+const char *gp_command;
+
+static void vwarn_line(const char *fmt, va_list ap)
+{
+	fflush(stdout);
+	if (gp_command)
+		fprintf(stderr, "gamepart: %s: ", gp_command);
+	else
+		fputs("gamepart: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+}
+
+void gp_warn(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(fmt, ap);
+	va_end(ap);
+}
+
+void gp_die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarn_line(fmt, ap);
+	va_end(ap);
+	exit(EXIT_TROUBLE);
+}
+
+static void *checked(void *p)
+{
+	if (!p) {
+		fputs("gamepart: out of memory\n", stderr);
+		exit(EXIT_TROUBLE);
+	}
+	return p;
+}
+
+void *xmalloc(size_t size)
+{
+	return checked(malloc(size ? size : 1));
+}
+
+void *xcalloc(size_t n, size_t size)
+{
+	return checked(calloc(n ? n : 1, size ? size : 1));
+}
+
+void *xrealloc(void *ptr, size_t size)
+{
+	return checked(realloc(ptr, size ? size : 1));
+}
+
+char *xstrdup(const char *s)
+{
+	return checked(strdup(s));
+}
+
+char *xasprintf(const char *fmt, ...)
+{
+	va_list ap;
+	char *s;
+	int n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		checked(NULL);
+	return s;
+}
+
+void close_stdout(void)
+{
+	int failed = ferror(stdout);
+
+	if (fclose(stdout) != 0 && errno != EBADF)
+		failed = 1;
+	if (failed) {
+		fprintf(stderr, "gamepart: write error on standard output: %s\n",
+			strerror(errno ? errno : EIO));
+		_exit(EXIT_TROUBLE);
+	}
+}
