@@ -14,7 +14,9 @@ mount_disk() {
 # Give Wine a private, writable prefix: the cached one (read-only, shared
 # from the host) under a tmpfs overlay, so no test can alter the cache.
 wine_setup() {
-	local base=/tmp/wine
+	# On /run, a plain tmpfs: /tmp is itself an overlay, which overlayfs
+	# does not take as an upper layer.
+	local base=/run/wine
 	local lower
 	lower=$(readlink -f "$top/build/wine/prefix")
 	[ -f "$lower/system.reg" ] || return 1
