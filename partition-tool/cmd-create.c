@@ -11,7 +11,9 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <inttypes.h>
+#include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -48,7 +50,7 @@ struct create_opts {
 
 static void usage(FILE *out)
 {
-	fputs("Usage: gamepart create [--label L] [--owner UID:GID] [--strict] [--layout FILE] [--size SIZE] [--force] TARGET\n"
+	fputs("Usage: gamepart create [--label L] [--owner USER[:GROUP]] [--strict] [--layout FILE] [--size SIZE] [--force] TARGET\n"
 	      "\n"
 	      "Make an ext4 filesystem with the casefold feature (utf8) on TARGET, a\n"
 	      "block device, a partition or an image file, and lay out a game library\n"
@@ -56,7 +58,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -L, --label L          filesystem label (default " DEFAULT_LABEL ", at most 16 bytes)\n"
-	      "  -o, --owner UID:GID    owner of the root and the library directories\n"
+	      "  -o, --owner USER[:GROUP]  owner of the root and the library directories\n"
+	      "                         (names or numbers; USER alone: its login group)\n"
 	      "  -s, --strict           strict encoding: refuse names that are not valid UTF-8\n"
 	      "  -l, --layout FILE      directories to create (default: the Steam layout)\n"
 	      "  -S, --size SIZE        create or resize the image file TARGET, sparse;\n"
@@ -94,12 +97,49 @@ static bool parse_id(const char *s, size_t len, uint32_t *id)
 	return true;
 }
 
-static bool parse_owner(const char *s, uint32_t *uid, uint32_t *gid)
+/*
+ * USER[:GROUP], each a name or a number, as chown(1) takes them; a USER
+ * alone brings its login group.  On failure *WHY says what was wrong.
+ */
+static bool parse_owner(const char *s, uint32_t *uid, uint32_t *gid,
+			const char **why)
 {
 	const char *colon = strchr(s, ':');
+	size_t ulen = colon ? (size_t)(colon - s) : strlen(s);
+	char *user = xasprintf("%.*s", (int)ulen, s);
+	const struct passwd *pw = NULL;
+	bool ok = false;
 
-	return colon && parse_id(s, (size_t)(colon - s), uid) &&
-	       parse_id(colon + 1, strlen(colon + 1), gid);
+	*why = strspn(user, "0123456789") == ulen && ulen ?
+	       "not a valid user id" : "no such user";
+	if (!parse_id(user, ulen, uid)) {
+		pw = ulen ? getpwnam(user) : NULL;
+		if (!pw)
+			goto out;
+		*uid = (uint32_t)pw->pw_uid;
+	}
+	if (!colon) {
+		if (!pw)
+			pw = getpwuid((uid_t)*uid);
+		*why = "a number without :GROUP has no login group to take";
+		if (!pw)
+			goto out;
+		*gid = (uint32_t)pw->pw_gid;
+		ok = true;
+	} else if (parse_id(colon + 1, strlen(colon + 1), gid)) {
+		ok = true;
+	} else {
+		const struct group *gr = colon[1] ? getgrnam(colon + 1) : NULL;
+
+		*why = "no such group";
+		if (gr) {
+			*gid = (uint32_t)gr->gr_gid;
+			ok = true;
+		}
+	}
+out:
+	free(user);
+	return ok;
 }
 
 /* "64M", "1G", "1048576", "2GiB": powers of 1024. */
@@ -567,6 +607,7 @@ int cmd_create(int argc, char **argv)
 	struct create_opts o = { .label = DEFAULT_LABEL };
 	struct layout l;
 	size_t i, ncf = 0;
+	const char *why;
 	int c;
 
 	opterr = 0;
@@ -576,9 +617,11 @@ int cmd_create(int argc, char **argv)
 			o.label = optarg;
 			break;
 		case 'o':
-			if (!parse_owner(optarg, &o.uid, &o.gid))
-				return usage_error("--owner: invalid owner '%s' (expected UID:GID, two numbers)",
-						   optarg);
+			if (!parse_owner(optarg, &o.uid, &o.gid, &why)) {
+				fprintf(stderr, "gamepart: create: --owner %s: %s; see 'gamepart create --help'\n",
+					optarg, why);
+				return EXIT_TROUBLE;
+			}
 			o.have_owner = true;
 			break;
 		case 's':

@@ -57,9 +57,15 @@ is "$(wipefs -n "$gpt" 2>/dev/null | awk 'NR > 1 { print $3 }' | tr '\n' ' ')" "
 ok $? "--force overwrites an ext4 filesystem"
 is "$(dumpe2fs_field "$ext4" "Filesystem volume name")" gamedata "the new filesystem is there"
 
-refused "owner without group" "--owner: invalid owner '1000'" --owner 1000 --size 32M "$scratch/o.img"
-refused "owner with a name" "--owner: invalid owner 'deck:deck'" --owner deck:deck --size 32M "$scratch/o.img"
-refused "owner -1" "--owner: invalid owner '4294967295:0'" --owner 4294967295:0 --size 32M "$scratch/o.img"
+refused "owner: unknown user" "--owner gamepart-no-such-user:0: no such user" \
+	--owner gamepart-no-such-user:0 --size 32M "$scratch/o.img"
+refused "owner: unknown group" "--owner root:gamepart-no-such-group: no such group" \
+	--owner root:gamepart-no-such-group --size 32M "$scratch/o.img"
+refused "owner: a uid without group and without passwd entry" \
+	"--owner 4000000007: a number without :GROUP has no login group to take" \
+	--owner 4000000007 --size 32M "$scratch/o.img"
+refused "owner -1" "--owner 4294967295:0: not a valid user id" --owner 4294967295:0 --size 32M "$scratch/o.img"
+refused "owner: empty user" "--owner :0: no such user" --owner :0 --size 32M "$scratch/o.img"
 refused "size with unknown suffix" "--size: invalid size '12Q'" --size 12Q "$scratch/s.img"
 refused "size with a trailing space" "--size: invalid size" --size "64 " "$scratch/s.img"
 refused "size zero" "--size: invalid size '0'" --size 0 "$scratch/s.img"

@@ -50,6 +50,22 @@ is "$(owner_of "$strict" steamapps/common)" 70000:100001 "ids above 65535 are st
 e2fsck -fn "$strict" >/dev/null 2>&1
 ok $? "e2fsck -fn finds the strict filesystem clean"
 
+# Names, as chown(1) takes them, resolved on this machine.
+named=$scratch/named.img
+if nobody=$(id -u nobody 2>/dev/null) && games=$(getent group games | cut -d: -f3) &&
+	[ -n "$games" ]; then
+	"$gp" create --size 32M --owner nobody "$named" >/dev/null
+	ok $? "create --owner nobody succeeds"
+	is "$(owner_of "$named" steamapps/common)" "$nobody:$(id -g nobody)" \
+		"--owner nobody: its uid and its login group"
+	"$gp" create --force --owner nobody:games "$named" >/dev/null
+	is "$(owner_of "$named" steamapps)" "$nobody:$games" "--owner nobody:games: both names resolved"
+	"$gp" create --force --owner "nobody:$games" "$named" >/dev/null
+	is "$(owner_of "$named" /)" "$nobody:$games" "--owner NAME:GID mixes a name and a number"
+else
+	ok 0 "# SKIP no user nobody or group games on this machine"
+fi
+
 existing=$scratch/existing.img
 truncate -s 40M "$existing"
 "$gp" create "$existing" >/dev/null
