@@ -13,12 +13,13 @@ PROVE := prove --exec bash --timer
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
 	guest tool tool-asan install demo check check-host check-guest \
-	check-full clean
+	check-full bench-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
+	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make install     gamepart and its man page under $$(DESTDIR)$$(PREFIX)'
@@ -99,6 +100,17 @@ check-full: guest kernel-debug
 	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
 	GAMEPART_FULL=1 $(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest \
 		$(TESTS)/tests/full
+
+# A benchmark, not a test: it prints a table of ratios and fails only when
+# something breaks, never on a time.
+$(BUILD)/bench/ext2-walk: $(TESTS)/bench/ext2-walk.c
+	@mkdir -p $(@D)
+	$(CC) -std=c11 -D_GNU_SOURCE -D_FILE_OFFSET_BITS=64 -O2 -g -Wall -Wextra -Werror \
+		$$(pkg-config --cflags ext2fs com_err) -o $@ $< $$(pkg-config --libs ext2fs com_err)
+
+bench-check: kernel tool
+	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
+	@$(TESTS)/bench/bench-check
 
 clean:
 	rm -rf $(BUILD)
