@@ -27,7 +27,7 @@ bool folder_strict(const struct folder *f);
 const char *folder_name(const struct folder *f);
 
 /* Whether NAME is valid in the encoding (always true for ASCII). */
-bool fold_valid(const struct folder *f, const char *name, size_t len);
+bool fold_valid(struct folder *f, const char *name, size_t len);
 
 /*
  * A bucket key: names the filesystem treats as the same name have the
