@@ -12,14 +12,16 @@ MINGW_CC := x86_64-w64-mingw32-gcc
 PROVE := prove --exec bash --timer
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
-	guest tool tool-asan install demo check check-host check-guest \
-	check-full bench-check clean
+	helpers guest tool tool-asan install demo check check-host check-guest \
+	check-full bench-check bench-kernel kernel-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
+	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
+	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make install     gamepart and its man page under $$(DESTDIR)$$(PREFIX)'
@@ -55,6 +57,18 @@ $(BUILD)/wine/bin/%.exe: $(TESTS)/wine-client/%.c
 wine-client: deps
 	@$(MAKE) --no-print-directory $(WINE_CLIENT_EXE)
 
+# Small programs the guest tests run (stress, open by handle, renameat2,
+# lookup timing), built for the host, which is the guest's root.
+HELPER_SRC := $(wildcard $(TESTS)/helpers/*.c)
+HELPER_BIN := $(patsubst $(TESTS)/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRC))
+
+$(BUILD)/helpers/%: $(TESTS)/helpers/%.c
+	@mkdir -p $(@D)
+	$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $<
+
+helpers: deps
+	@$(MAKE) --no-print-directory $(HELPER_BIN)
+
 PREFIX ?= /usr/local
 DESTDIR ?=
 
@@ -69,7 +83,7 @@ install: tool
 	install -D -m 644 partition-tool/gamepart.8 $(DESTDIR)$(PREFIX)/share/man/man8/gamepart.8
 
 # Everything a guest test may use.
-guest: kernel kernel-stock wine-prefix wine-client tool tool-asan
+guest: kernel kernel-stock wine-prefix wine-client helpers tool tool-asan
 
 demo: kernel
 	@$(TESTS)/demo/demo
@@ -111,6 +125,14 @@ $(BUILD)/bench/ext2-walk: $(TESTS)/bench/ext2-walk.c
 bench-check: kernel tool
 	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
 	@$(TESTS)/bench/bench-check
+
+bench-kernel: kernel kernel-stock helpers
+	@$(TESTS)/bench/bench-kernel
+
+# Not part of check: it builds the kernel twice per patch (about an hour
+# cold on two cores).
+kernel-series-check: deps
+	@scripts/kernel-series-check
 
 clean:
 	rm -rf $(BUILD)

@@ -116,3 +116,24 @@ require_gamepart() {
 	gamepart=$(gamepart_bin)
 	[ -x "$gamepart" ] || skip_all "no $gamepart: run make tool (or tool-asan) first"
 }
+
+# casefold_guests [-k "KERNELS"] [MKFS OPTIONS...]: boot each kernel (by
+# default those of test_kernels) on a fresh casefold image made with the
+# given mkfs.ext4 options, running this test with --guest.
+casefold_guests() {
+	local kernels k
+	kernels=$(test_kernels)
+	if [ "${1-}" = -k ]; then
+		kernels=$2
+		shift 2
+	fi
+	require_kernel $kernels
+	[ -n "$scratch" ] || make_scratch
+	for k in $kernels; do
+		make_casefold_image "$scratch/$k.img" 64M "$@" || {
+			ok 1 "[$k] mkfs.ext4 -O casefold $*"
+			continue
+		}
+		guest_run "$k" --disk "$scratch/$k.img" --
+	done
+}
