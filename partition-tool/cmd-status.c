@@ -5,10 +5,11 @@
  * casefolded, and what to run for those that are not.
  *
  * Offline (an unmounted device or image) everything comes from libext2fs.
- * Online (a directory) the flags come from FS_IOC_GETFLAGS; the superblock
- * fields (encoding, strict flag, feature), which no ioctl or sysfs file of
- * Linux 6.1 reports, are read from the filesystem's block device when we
- * may read it, and are "unknown" otherwise.
+ * Online (a directory) the flags come from FS_IOC_GETFLAGS.  The encoding
+ * and strict flag come from /sys/fs/ext4/DEV/encoding{,_flags} on kernels
+ * with the gamepart series; otherwise (stock Linux 6.1 reports them
+ * nowhere) they are read from the filesystem's block device when we may
+ * read it, and are "unknown" if not.
  */
 #include <endian.h>
 #include <errno.h>
@@ -52,8 +53,9 @@ struct fs_info {
 	bool known;		/* the superblock could be read */
 	char why[160];		/* if not, why */
 	bool casefold_feature;
-	int encoding;
+	int encoding;		/* -1: named by the kernel, but unknown here */
 	int encoding_flags;
+	char source[96];	/* where the fields above were read */
 };
 
 static void usage(FILE *out)
@@ -77,13 +79,80 @@ static const char *encoding_name(int encoding)
 	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
 }
 
-/* Online: the superblock, from the block device the directory lives on. */
+/*
+ * The kernel's name of the block device DEV ("vda", "nvme0n1p2", "dm-0"),
+ * which names its directory in /sys/fs/ext4 too; false if there is none.
+ */
+static bool device_name(dev_t dev, char *name, size_t size)
+{
+	char path[64], line[256];
+	bool found = false;
+	FILE *uevent;
+
+	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
+		 major(dev), minor(dev));
+	uevent = fopen(path, "r");
+	if (!uevent)
+		return false;
+	while (fgets(line, sizeof(line), uevent)) {
+		if (!strncmp(line, "DEVNAME=", 8)) {
+			line[strcspn(line, "\n")] = '\0';
+			snprintf(name, size, "%.*s", (int)size - 1, line + 8);
+			found = true;
+		}
+	}
+	fclose(uevent);
+	return found;
+}
+
+/* The first line of a small sysfs file, without its newline. */
+static bool read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "r");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
+}
+
+/*
+ * Online, from the kernel: /sys/fs/ext4/DEV/encoding ("utf8-12.1.0") and
+ * encoding_flags ("strict" or empty), which kernels with the gamepart
+ * series provide for filesystems that have an encoding.  Readable without
+ * privileges, unlike the block device.
+ */
+static bool read_sysfs_encoding(const char *name, struct fs_info *fi)
+{
+	char path[128], value[64];
+
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding", name);
+	if (!read_line(path, value, sizeof(value)))
+		return false;
+	fi->known = true;
+	fi->casefold_feature = true;
+	/* The kernel reports the Unicode version in full: 12.1.0. */
+	fi->encoding = !strcmp(value, "utf8-12.1.0") ? EXT4_ENC_UTF8_12_1 : -1;
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
+	if (read_line(path, value, sizeof(value)) && !strcmp(value, "strict"))
+		fi->encoding_flags = EXT4_ENC_STRICT_MODE_FL;
+	snprintf(fi->source, sizeof(fi->source), "/sys/fs/ext4/%.64s", name);
+	return true;
+}
+
+/*
+ * Online: the kernel's sysfs files when it has them, else the superblock
+ * from the block device the directory lives on.
+ */
 static void read_online_super(int dirfd, struct fs_info *fi)
 {
 	unsigned char sb[1024];
-	char path[64], line[256], dev[300] = "";
+	char name[128], dev[160];
 	struct stat st;
-	FILE *uevent;
 	uint16_t v16;
 	uint32_t v32;
 	int fd;
@@ -92,26 +161,14 @@ static void read_online_super(int dirfd, struct fs_info *fi)
 		snprintf(fi->why, sizeof(fi->why), "%s", strerror(errno));
 		return;
 	}
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
-		 major(st.st_dev), minor(st.st_dev));
-	uevent = fopen(path, "r");
-	if (!uevent) {
+	if (!device_name(st.st_dev, name, sizeof(name))) {
 		snprintf(fi->why, sizeof(fi->why), "no block device for %u:%u",
 			 major(st.st_dev), minor(st.st_dev));
 		return;
 	}
-	while (fgets(line, sizeof(line), uevent)) {
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(dev, sizeof(dev), "/dev/%s", line + 8);
-		}
-	}
-	fclose(uevent);
-	if (!*dev) {
-		snprintf(fi->why, sizeof(fi->why), "no device name for %u:%u",
-			 major(st.st_dev), minor(st.st_dev));
+	if (read_sysfs_encoding(name, fi))
 		return;
-	}
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
 	fd = open(dev, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || pread(fd, sb, sizeof(sb), SB_OFFSET) != (ssize_t)sizeof(sb)) {
 		snprintf(fi->why, sizeof(fi->why), "cannot read the superblock on %.64s: %s",
@@ -132,6 +189,7 @@ static void read_online_super(int dirfd, struct fs_info *fi)
 	fi->encoding = le16toh(v16);
 	memcpy(&v16, sb + SB_ENCODING_FLAGS, 2);
 	fi->encoding_flags = le16toh(v16);
+	snprintf(fi->source, sizeof(fi->source), "the superblock on %.64s", dev);
 	fi->known = true;
 }
 
@@ -248,12 +306,17 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 		printf("casefold:   feature on\n");
 		if (name)
 			printf("encoding:   %s\n", name);
+		else if (fi->encoding < 0)
+			printf("encoding:   unknown to gamepart (see %s/encoding)\n",
+			       fi->source);
 		else
 			printf("encoding:   unknown (s_encoding %d)\n", fi->encoding);
 		printf("strict:     %s\n",
 		       fi->encoding_flags & EXT4_ENC_STRICT_MODE_FL ?
 		       "yes (names that are not valid UTF-8 are refused)" : "no");
 	}
+	if (fi->known && t->kind == TARGET_ONLINE)
+		printf("read from:  %s\n", fi->source);
 	printf("kernel:     %s\n", kernel_ok ?
 	       "this kernel supports casefold (" KERNEL_CASEFOLD ")" :
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
