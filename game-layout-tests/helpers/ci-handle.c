@@ -14,6 +14,7 @@
  * removed name must be missed under every case.  Prints what it checks,
  * one line each; exits 1 if a check failed, 2 if the setup failed.
  */
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -58,6 +59,37 @@ static int listed_as(int dirfd, const char *name)
 	return found;
 }
 
+/*
+ * Create NAME through descriptor AT (called WHERE), then find it through
+ * both descriptors under its lower- and upper-case spellings, and in
+ * readdir as created.
+ */
+static void create_and_find(int at, const char *where, int other,
+			    const char *other_where, const char *name)
+{
+	char lower[64], upper[64], what[160];
+	size_t i, n = strlen(name);
+	int fd;
+
+	for (i = 0; i <= n; i++) {
+		lower[i] = (char)tolower((unsigned char)name[i]);
+		upper[i] = (char)toupper((unsigned char)name[i]);
+	}
+	fd = openat(at, name, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	snprintf(what, sizeof(what), "through %s: create %s", where, name);
+	check(fd >= 0, what);
+	if (fd >= 0)
+		close(fd);
+	snprintf(what, sizeof(what), "through %s: %s and %s find %s",
+		 where, lower, upper, name);
+	check(exists_at(at, lower) && exists_at(at, upper), what);
+	snprintf(what, sizeof(what), "through %s: %s and %s find %s",
+		 other_where, lower, upper, name);
+	check(exists_at(other, lower) && exists_at(other, upper), what);
+	snprintf(what, sizeof(what), "readdir lists %s as created", name);
+	check(listed_as(other, name), what);
+}
+
 int main(int argc, char **argv)
 {
 	struct file_handle *fh;
@@ -100,25 +132,12 @@ int main(int argc, char **argv)
 
 	check(!exists_at(dirfd, "config.ini"), "through the handle: config.ini is missing");
 	check(!exists_at(pathfd, "config.ini"), "through the path: config.ini is missing");
-	fd = openat(dirfd, "CONFIG.INI", O_WRONLY | O_CREAT | O_EXCL, 0644);
-	check(fd >= 0, "through the handle: create CONFIG.INI");
-	if (fd >= 0)
-		close(fd);
-	check(exists_at(dirfd, "config.ini"), "through the handle: config.ini now finds CONFIG.INI");
-	check(exists_at(pathfd, "config.ini"), "through the path: config.ini now finds CONFIG.INI");
-	check(exists_at(dirfd, "Config.Ini"), "through the handle: Config.Ini finds CONFIG.INI");
-	check(listed_as(dirfd, "CONFIG.INI"), "readdir lists CONFIG.INI as created");
+	create_and_find(dirfd, "the handle", pathfd, "the path", "CONFIG.INI");
 
 	check(unlinkat(pathfd, "config.ini", 0) == 0, "through the path: unlink config.ini");
 	check(!exists_at(dirfd, "CONFIG.INI"), "through the handle: CONFIG.INI is gone");
 	check(!exists_at(dirfd, "config.ini"), "through the handle: config.ini is gone");
-	fd = openat(pathfd, "Config.ini", O_WRONLY | O_CREAT | O_EXCL, 0644);
-	check(fd >= 0, "through the path: create Config.ini");
-	if (fd >= 0)
-		close(fd);
-	check(exists_at(dirfd, "CONFIG.INI"), "through the handle: CONFIG.INI finds Config.ini");
-	check(exists_at(dirfd, "config.ini"), "through the handle: config.ini finds Config.ini");
-	check(listed_as(pathfd, "Config.ini"), "readdir lists Config.ini as created");
+	create_and_find(pathfd, "the path", dirfd, "the handle", "Config.ini");
 	unlinkat(pathfd, "Config.ini", 0);
 	return failures ? 1 : 0;
 }

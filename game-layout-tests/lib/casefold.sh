@@ -8,6 +8,7 @@
 #   missing P              P does not exist (lstat fails with ENOENT)
 #   listed DIR NAME        readdir of DIR shows NAME, byte for byte
 #   helper NAME            the path of a helper program (make helpers)
+#   cf_done                unmount, print the plan and leave
 
 mnt=/tmp/mnt
 ci=$mnt/ci
@@ -35,4 +36,11 @@ listed() {
 
 helper() {
 	echo "$top/build/helpers/$1"
+}
+
+# cf_done: unmount and end the guest's part of the test.
+cf_done() {
+	cd / && umount $mnt
+	done_testing
+	exit
 }

@@ -49,3 +49,11 @@ dumpe2fs_field() {
 }
 
 steam_dirs="steamapps steamapps/common steamapps/compatdata steamapps/shadercache steamapps/downloading steamapps/temp"
+
+# Host side of a gamepart guest test: the patched kernel, the gamepart
+# under test and a scratch folder ($scratch), or a skip.
+gamepart_guest_setup() {
+	require_kernel patched
+	require_gamepart
+	make_scratch
+}

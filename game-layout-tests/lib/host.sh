@@ -117,9 +117,24 @@ require_gamepart() {
 	[ -x "$gamepart" ] || skip_all "no $gamepart: run make tool (or tool-asan) first"
 }
 
+# kernel_role KERNEL: "stock", or "patched" for the kernels built with the
+# series (patched, debug), for guests whose checks differ between them.
+kernel_role() {
+	[ "$1" = stock ] && echo stock || echo patched
+}
+
+# require_helper NAME...: the helper programs (game-layout-tests/helpers).
+require_helper() {
+	local h
+	for h in "$@"; do
+		[ -x "$build/helpers/$h" ] || skip_all "no $h: run make helpers"
+	done
+}
+
 # casefold_guests [-k "KERNELS"] [MKFS OPTIONS...]: boot each kernel (by
 # default those of test_kernels) on a fresh casefold image made with the
-# given mkfs.ext4 options, running this test with --guest.
+# given mkfs.ext4 options, running this test with "--guest ROLE" (ROLE
+# from kernel_role).
 casefold_guests() {
 	local kernels k
 	kernels=$(test_kernels)
@@ -134,6 +149,6 @@ casefold_guests() {
 			ok 1 "[$k] mkfs.ext4 -O casefold $*"
 			continue
 		}
-		guest_run "$k" --disk "$scratch/$k.img" --
+		guest_run "$k" --disk "$scratch/$k.img" -- "$(kernel_role "$k")"
 	done
 }

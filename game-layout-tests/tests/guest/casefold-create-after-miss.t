@@ -57,13 +57,10 @@ if [ "${1-}" = --guest ]; then
 	! mkdir save1.dat 2>/dev/null
 	ok $? "mkdir save1.dat fails beside Save1.Dat"
 	is "$(ls | grep -ci '^save1.dat$' | tr -d ' ')" 1 "one entry for Save1.Dat"
-	cd /
-	umount $mnt
-	done_testing
-	exit
+	cf_done
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-[ -x "$build/helpers/rename2" ] || skip_all "no helpers: run make helpers"
+require_helper rename2
 casefold_guests
 done_testing

@@ -56,13 +56,10 @@ if [ "${1-}" = --guest ]; then
 		"Linux 6.1: a case-only rename keeps the old spelling"
 	! mv readme.md README.MD 2>/dev/null
 	ok $? "mv(1) refuses it: the same file"
-	cd /
-	umount $mnt
-	done_testing
-	exit
+	cf_done
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-[ -x "$build/helpers/rename2" ] || skip_all "no helpers: run make helpers"
+require_helper rename2
 casefold_guests
 done_testing

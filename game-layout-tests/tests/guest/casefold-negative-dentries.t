@@ -77,17 +77,9 @@ if [ "${1-}" = --guest ]; then
 	ok $? "without +F, README does not find readme"
 	[ -f $mnt/flip/readme ]
 	ok $? "without +F, readme is found"
-	umount $mnt
-	done_testing
-	exit
+	cf_done
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel $(test_kernels)
-make_scratch
-for k in $(test_kernels); do
-	make_casefold_image "$scratch/$k.img" 64M || exit 1
-	# The debug kernel is the patched one.
-	guest_run "$k" --disk "$scratch/$k.img" -- "$([ $k = stock ] && echo stock || echo patched)"
-done
+casefold_guests
 done_testing

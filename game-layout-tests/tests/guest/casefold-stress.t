@@ -18,13 +18,11 @@ if [ "${1-}" = --guest ]; then
 	diag "$(cat /tmp/out)"
 	[ $st -eq 0 ] || diag "$(head -n 20 /tmp/err)"
 	is "$(ls -A $ci | wc -l)" 0 "every worker removed its names"
-	umount $mnt
-	done_testing
-	exit
+	cf_done
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-[ -x "$build/helpers/ci-stress" ] || skip_all "no helpers: run make helpers"
+require_helper ci-stress
 seconds=20
 [ -n "${GAMEPART_FULL:-}" ] && seconds=300
 require_kernel $(test_kernels)

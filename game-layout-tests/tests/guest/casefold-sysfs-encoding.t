@@ -35,6 +35,6 @@ make_casefold_image "$scratch/b.img" 32M -E encoding=utf8,encoding_flags=strict 
 truncate -s 32M "$scratch/c.img" && mkfs.ext4 -q -F "$scratch/c.img" || exit 1
 for k in $(test_kernels); do
 	guest_run "$k" --disk "$scratch/a.img" --disk "$scratch/b.img" \
-		--disk "$scratch/c.img" -- "$([ $k = stock ] && echo stock || echo patched)"
+		--disk "$scratch/c.img" -- "$(kernel_role $k)"
 done
 done_testing

@@ -85,10 +85,8 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel patched
-require_gamepart
 require_cmd mkfs.ext4
-make_scratch
+gamepart_guest_setup
 make_casefold_image "$scratch/casefold.img" 64M
 truncate -s 32M "$scratch/plain.img"
 mkfs.ext4 -q -F "$scratch/plain.img"

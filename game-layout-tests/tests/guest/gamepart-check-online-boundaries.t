@@ -45,10 +45,8 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel patched
-require_gamepart
 require_cmd jq
-make_scratch
+gamepart_guest_setup
 "$gp" create --size 32M "$scratch/a.img" >/dev/null || exit 1
 "$gp" create --size 32M "$scratch/b.img" >/dev/null || exit 1
 guest_run patched --env "GAMEPART=$gp" \

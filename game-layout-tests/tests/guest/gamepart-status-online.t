@@ -45,9 +45,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel patched
-require_gamepart
-make_scratch
+gamepart_guest_setup
 "$gp" create --size 64M --strict "$scratch/lib.img" >/dev/null || exit 1
 guest_run patched --env "GAMEPART=$gp" --disk "$scratch/lib.img" --
 done_testing

@@ -44,6 +44,6 @@ make_scratch
 chmod 755 "$scratch"
 for k in $(test_kernels); do
 	guest_run "$k" --env "GAMEPART=$gp" --disk "$scratch/lib.img" -- \
-		"$([ $k = stock ] && echo stock || echo patched)"
+		"$(kernel_role $k)"
 done
 done_testing

@@ -26,6 +26,6 @@ fi
 . "$(dirname "$0")/../../lib/host.sh"
 require_kernel stock patched
 for kernel in $(test_kernels); do
-	guest_run "$kernel" -- "$([ $kernel = stock ] && echo stock || echo patched)"
+	guest_run "$kernel" -- "$(kernel_role $kernel)"
 done
 done_testing
