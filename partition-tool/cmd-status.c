@@ -11,7 +11,6 @@
  * nowhere) they are read from the filesystem's block device when we may
  * read it, and are "unknown" if not.
  */
-#include <endian.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -39,24 +38,9 @@
 #define EXT4_MAGIC		0xEF53
 #define KERNEL_CASEFOLD		"/sys/fs/ext4/features/casefold"
 
-/* Superblock offsets (fs/ext4/ext4.h, struct ext4_super_block). */
-#define SB_OFFSET		1024
-#define SB_MAGIC		0x38
-#define SB_FEATURE_INCOMPAT	0x60
-#define SB_ENCODING		0x27c
-#define SB_ENCODING_FLAGS	0x27e
-#define INCOMPAT_CASEFOLD	0x20000
 
 enum dir_state { DIR_MISSING, DIR_NOT_DIR, DIR_PLAIN, DIR_CASEFOLD, DIR_ERROR };
 
-struct fs_info {
-	bool known;		/* the superblock could be read */
-	char why[160];		/* if not, why */
-	bool casefold_feature;
-	int encoding;		/* -1: named by the kernel, but unknown here */
-	int encoding_flags;
-	char source[96];	/* where the fields above were read */
-};
 
 static void usage(FILE *out)
 {
@@ -77,120 +61,6 @@ static void usage(FILE *out)
 static const char *encoding_name(int encoding)
 {
 	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
-}
-
-/*
- * The kernel's name of the block device DEV ("vda", "nvme0n1p2", "dm-0"),
- * which names its directory in /sys/fs/ext4 too; false if there is none.
- */
-static bool device_name(dev_t dev, char *name, size_t size)
-{
-	char path[64], line[256];
-	bool found = false;
-	FILE *uevent;
-
-	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
-		 major(dev), minor(dev));
-	uevent = fopen(path, "r");
-	if (!uevent)
-		return false;
-	while (fgets(line, sizeof(line), uevent)) {
-		if (!strncmp(line, "DEVNAME=", 8)) {
-			line[strcspn(line, "\n")] = '\0';
-			snprintf(name, size, "%.*s", (int)size - 1, line + 8);
-			found = true;
-		}
-	}
-	fclose(uevent);
-	return found;
-}
-
-/* The first line of a small sysfs file, without its newline. */
-static bool read_line(const char *path, char *buf, size_t size)
-{
-	FILE *f = fopen(path, "r");
-	bool ok;
-
-	if (!f)
-		return false;
-	ok = fgets(buf, (int)size, f) != NULL;
-	fclose(f);
-	if (ok)
-		buf[strcspn(buf, "\n")] = '\0';
-	return ok;
-}
-
-/*
- * Online, from the kernel: /sys/fs/ext4/DEV/encoding ("utf8-12.1.0") and
- * encoding_flags ("strict" or empty), which kernels with the gamepart
- * series provide for filesystems that have an encoding.  Readable without
- * privileges, unlike the block device.
- */
-static bool read_sysfs_encoding(const char *name, struct fs_info *fi)
-{
-	char path[128], value[64];
-
-	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding", name);
-	if (!read_line(path, value, sizeof(value)))
-		return false;
-	fi->known = true;
-	fi->casefold_feature = true;
-	/* The kernel reports the Unicode version in full: 12.1.0. */
-	fi->encoding = !strcmp(value, "utf8-12.1.0") ? EXT4_ENC_UTF8_12_1 : -1;
-	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
-	if (read_line(path, value, sizeof(value)) && !strcmp(value, "strict"))
-		fi->encoding_flags = EXT4_ENC_STRICT_MODE_FL;
-	snprintf(fi->source, sizeof(fi->source), "/sys/fs/ext4/%.64s", name);
-	return true;
-}
-
-/*
- * Online: the kernel's sysfs files when it has them, else the superblock
- * from the block device the directory lives on.
- */
-static void read_online_super(int dirfd, struct fs_info *fi)
-{
-	unsigned char sb[1024];
-	char name[128], dev[160];
-	struct stat st;
-	uint16_t v16;
-	uint32_t v32;
-	int fd;
-
-	if (fstat(dirfd, &st) < 0) {
-		snprintf(fi->why, sizeof(fi->why), "%s", strerror(errno));
-		return;
-	}
-	if (!device_name(st.st_dev, name, sizeof(name))) {
-		snprintf(fi->why, sizeof(fi->why), "no block device for %u:%u",
-			 major(st.st_dev), minor(st.st_dev));
-		return;
-	}
-	if (read_sysfs_encoding(name, fi))
-		return;
-	snprintf(dev, sizeof(dev), "/dev/%s", name);
-	fd = open(dev, O_RDONLY | O_CLOEXEC);
-	if (fd < 0 || pread(fd, sb, sizeof(sb), SB_OFFSET) != (ssize_t)sizeof(sb)) {
-		snprintf(fi->why, sizeof(fi->why), "cannot read the superblock on %.64s: %s",
-			 dev, fd < 0 || errno ? strerror(errno) : "short read");
-		if (fd >= 0)
-			close(fd);
-		return;
-	}
-	close(fd);
-	memcpy(&v16, sb + SB_MAGIC, 2);
-	if (le16toh(v16) != EXT4_MAGIC) {
-		snprintf(fi->why, sizeof(fi->why), "no ext4 superblock on %.64s", dev);
-		return;
-	}
-	memcpy(&v32, sb + SB_FEATURE_INCOMPAT, 4);
-	fi->casefold_feature = le32toh(v32) & INCOMPAT_CASEFOLD;
-	memcpy(&v16, sb + SB_ENCODING, 2);
-	fi->encoding = le16toh(v16);
-	memcpy(&v16, sb + SB_ENCODING_FLAGS, 2);
-	fi->encoding_flags = le16toh(v16);
-	snprintf(fi->source, sizeof(fi->source), "the superblock on %.64s", dev);
-	fi->known = true;
 }
 
 static bool online_empty(int fd)
@@ -286,7 +156,7 @@ static enum dir_state offline_dir(const struct target *t, const char *path,
 	return DIR_PLAIN;
 }
 
-static void print_fs(const struct target *t, const struct fs_info *fi,
+static void print_fs(const struct target *t, const struct walk_fs *fi,
 		     bool kernel_ok)
 {
 	const char *name;
@@ -322,7 +192,7 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
 }
 
-static int status(const struct target *t, const struct fs_info *fi)
+static int status(const struct target *t, const struct walk_fs *fi)
 {
 	struct layout l;
 	enum dir_state *states;
@@ -404,7 +274,7 @@ int cmd_status(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct fs_info fi = { 0 };
+	const struct walk_fs *fi;
 	struct target t;
 	struct statfs sfs;
 	bool kernel_ok;
@@ -439,16 +309,11 @@ int cmd_status(int argc, char **argv)
 			target_close(&t);
 			return EXIT_TROUBLE;
 		}
-		read_online_super(t.dirfd, &fi);
-	} else {
-		fi.known = true;
-		fi.casefold_feature = ext2fs_has_feature_casefold(t.fs->super);
-		fi.encoding = t.fs->super->s_encoding;
-		fi.encoding_flags = t.fs->super->s_encoding_flags;
 	}
+	fi = &t.fsinfo;
 	kernel_ok = access(KERNEL_CASEFOLD, F_OK) == 0;
-	print_fs(&t, &fi, kernel_ok);
-	rc = status(&t, &fi);
+	print_fs(&t, fi, kernel_ok);
+	rc = status(&t, fi);
 	target_close(&t);
 	return rc;
 }

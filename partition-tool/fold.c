@@ -104,17 +104,17 @@ static void learn_ascii(struct folder *f)
 		"abcdefghijklmnopqrstuvwxyz0123456789 !#$%&'()+,-.;=@[]^_`{}~",
 	};
 	char buf[256];
-	int c, d, found;
+	int c, d;
 	size_t i;
 
 	for (c = 1; c < 128; c++) {
 		char cc = (char)c;
 		unsigned char uc = (unsigned char)c;
 		uint32_t want = folded_hash(f, &cc, 1);
+		int found = 0;
 
 		if (ignorable(f, (uint32_t)c, &uc, 1))
 			return;
-		found = 0;
 		for (d = 1; d < 128; d++) {
 			char dc = (char)d;
 
@@ -205,13 +205,13 @@ static bool valid_code_point(struct folder *f, uint32_t cp,
 bool fold_valid(struct folder *f, const char *name, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)name;
-	size_t i = 0, n;
+	size_t i = 0;
 	uint32_t cp;
 
 	if (f->ascii_fast && is_ascii(name, len))
 		return true;
 	while (i < len) {
-		n = utf8_sequence(s + i, len - i, &cp);
+		size_t n = utf8_sequence(s + i, len - i, &cp);
 		if (!n || !valid_code_point(f, cp, s + i, n))
 			return false;
 		i += n;

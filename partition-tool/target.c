@@ -57,60 +57,115 @@ static void fsinfo_from_super(struct walk_fs *info,
 	}
 }
 
-/* Open the block device DEV read-only, by its device number. */
-static int open_dev(dev_t dev)
+/*
+ * The kernel's name of the block device DEV ("vda", "nvme0n1p2", "dm-0"),
+ * which also names its directory in /sys/fs/ext4; false if there is none.
+ */
+static bool device_name(dev_t dev, char *name, size_t size)
 {
 	char path[64], line[256];
+	bool found = false;
 	FILE *uevent;
-	int fd;
 
-	snprintf(path, sizeof(path), "/dev/block/%u:%u", major(dev),
-		 minor(dev));
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd >= 0)
-		return fd;
 	snprintf(path, sizeof(path), "/sys/dev/block/%u:%u/uevent",
 		 major(dev), minor(dev));
 	uevent = fopen(path, "re");
 	if (!uevent)
-		return -1;
-	fd = -1;
+		return false;
 	while (fgets(line, sizeof(line), uevent)) {
 		if (!strncmp(line, "DEVNAME=", 8)) {
-			char *dev_path;
-
 			line[strcspn(line, "\n")] = '\0';
-			dev_path = xasprintf("/dev/%s", line + 8);
-			fd = open(dev_path, O_RDONLY | O_CLOEXEC);
-			free(dev_path);
-			break;
+			snprintf(name, size, "%.*s", (int)size - 1, line + 8);
+			found = true;
 		}
 	}
 	fclose(uevent);
-	return fd;
+	return found;
+}
+
+/* The first line of a small sysfs file, without its newline. */
+static bool read_line(const char *path, char *buf, size_t size)
+{
+	FILE *f = fopen(path, "re");
+	bool ok;
+
+	if (!f)
+		return false;
+	ok = fgets(buf, (int)size, f) != NULL;
+	fclose(f);
+	if (ok)
+		buf[strcspn(buf, "\n")] = '\0';
+	return ok;
 }
 
 /*
- * The encoding of a mounted ext4 filesystem is only in its superblock:
- * read it from the device when we may (usually as root).  It cannot
- * change while mounted (tune2fs refuses), so reading under the mount is
- * safe.
+ * From the kernel: /sys/fs/ext4/DEV/encoding ("utf8-12.1.0") and
+ * encoding_flags ("strict" or empty), which kernels with the gamepart
+ * series show for filesystems that have an encoding, to anyone.
+ */
+static bool sysfs_fsinfo(struct walk_fs *info, const char *name)
+{
+	char path[128], value[64];
+
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding", name);
+	if (!read_line(path, value, sizeof(value)))
+		return false;
+	info->known = true;
+	info->casefold_feature = true;
+	/* The kernel gives the Unicode version in full: 12.1.0. */
+	info->encoding = !strcmp(value, "utf8-12.1.0") ? EXT4_ENC_UTF8_12_1 : -1;
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
+	if (read_line(path, value, sizeof(value)) && !strcmp(value, "strict"))
+		info->encoding_flags = EXT4_ENC_STRICT_MODE_FL;
+	snprintf(info->source, sizeof(info->source), "/sys/fs/ext4/%.64s", name);
+	return true;
+}
+
+/*
+ * The encoding of a mounted filesystem: from sysfs when the kernel shows
+ * it, else from the superblock on the block device when we may read it
+ * (usually as root).  It cannot change while mounted (tune2fs refuses),
+ * so reading under the mount is safe.
  */
 static void online_fsinfo(struct target *t)
 {
+	struct walk_fs *info = &t->fsinfo;
 	struct ext2_super_block sb;
+	char name[128], dev[160];
 	struct stat st;
+	ssize_t n;
 	int fd;
 
-	if (fstat(t->dirfd, &st) < 0)
+	if (fstat(t->dirfd, &st) < 0) {
+		snprintf(info->why, sizeof(info->why), "%s", strerror(errno));
 		return;
-	fd = open_dev(st.st_dev);
-	if (fd < 0)
+	}
+	if (!device_name(st.st_dev, name, sizeof(name))) {
+		snprintf(info->why, sizeof(info->why), "no block device for %u:%u",
+			 major(st.st_dev), minor(st.st_dev));
 		return;
-	if (pread(fd, &sb, sizeof(sb), SUPERBLOCK_OFFSET) == (ssize_t)sizeof(sb) &&
-	    ext2fs_le16_to_cpu(sb.s_magic) == EXT2_SUPER_MAGIC)
-		fsinfo_from_super(&t->fsinfo, &sb);
+	}
+	if (sysfs_fsinfo(info, name))
+		return;
+	snprintf(dev, sizeof(dev), "/dev/%s", name);
+	fd = open(dev, O_RDONLY | O_CLOEXEC);
+	if (fd < 0) {
+		snprintf(info->why, sizeof(info->why),
+			 "cannot read the superblock on %.64s: %s", dev,
+			 strerror(errno));
+		return;
+	}
+	n = pread(fd, &sb, sizeof(sb), SUPERBLOCK_OFFSET);
 	close(fd);
+	if (n != (ssize_t)sizeof(sb) ||
+	    ext2fs_le16_to_cpu(sb.s_magic) != EXT2_SUPER_MAGIC) {
+		snprintf(info->why, sizeof(info->why),
+			 "no ext4 superblock on %.64s", dev);
+		return;
+	}
+	fsinfo_from_super(info, &sb);
+	snprintf(info->source, sizeof(info->source), "the superblock on %.64s",
+		 dev);
 }
 
 static int open_online(struct target *t, const char *subdir)

@@ -35,10 +35,13 @@ typedef int (*walk_visit_fn)(void *ctx, const struct walk_dir *dir);
 
 /* What a walk found about the filesystem it walked. */
 struct walk_fs {
-	int encoding;		/* s_encoding, 0 without the casefold feature */
+	int encoding;		/* s_encoding, 0 without the casefold feature;
+				   -1 named by the kernel but unknown here */
 	int encoding_flags;	/* s_encoding_flags */
 	bool casefold_feature;
-	bool known;		/* online: false when the superblock was unreadable */
+	bool known;		/* online: false when nothing could be read */
+	char source[96];	/* online: where it was read */
+	char why[160];		/* online, not known: why */
 };
 
 /* What went wrong or was left out; each has been reported on stderr. */
