@@ -3,7 +3,7 @@
  * lookup-bench: how long one name lookup takes in a directory.
  *
  *   lookup-bench populate DIR COUNT      create file-000000.dat ... in DIR
- *   lookup-bench measure [-r ROUNDS] [-n LOOKUPS] DIR
+ *   lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR
  *
  * measure times fstatat() of one name relative to DIR (a single path
  * component, so the lookup is what is measured), LOOKUPS times per round,
@@ -13,6 +13,10 @@
  *   first-miss   a different missing name each time
  *   hit-exact    an existing name, spelt as it was created
  *   hit-case     the same name in upper case (a hit only where casefolded)
+ *
+ * Rounds are numbered from FIRST (default 0); the first-miss names of a
+ * round carry its number, so that a later run with another FIRST looks up
+ * names no earlier run has seen.
  *
  * Output: one line per kind, "KIND NS".
  */
@@ -85,7 +89,7 @@ static double round_ns(int dirfd, long lookups, const char *fixed,
 
 int main(int argc, char **argv)
 {
-	long rounds = 5, lookups = 20000, r;
+	long rounds = 5, lookups = 20000, first = 0, r;
 	double best[4] = { 0 };
 	static const char *const kinds[4] = {
 		"repeat-miss", "first-miss", "hit-exact", "hit-case"
@@ -96,16 +100,18 @@ int main(int argc, char **argv)
 		return populate(argv[2], atol(argv[3]));
 	if (argc < 3 || strcmp(argv[1], "measure")) {
 		fputs("Usage: lookup-bench populate DIR COUNT\n"
-		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] DIR\n",
+		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n",
 		      stderr);
 		return 2;
 	}
 	optind = 2;
-	while ((c = getopt(argc, argv, "r:n:")) != -1) {
+	while ((c = getopt(argc, argv, "r:n:f:")) != -1) {
 		if (c == 'r')
 			rounds = atol(optarg);
 		else if (c == 'n')
 			lookups = atol(optarg);
+		else if (c == 'f')
+			first = atol(optarg);
 		else
 			return 2;
 	}
@@ -121,7 +127,7 @@ int main(int argc, char **argv)
 		t[0] = round_ns(dirfd, lookups, "missing-file.dll", NULL, r, 0);
 		/* Fewer: each one may read the directory's blocks. */
 		t[1] = round_ns(dirfd, lookups / 10, NULL,
-				"miss-%ld-%ld.dll", r, 0);
+				"miss-%ld-%ld.dll", first + r, 0);
 		t[2] = round_ns(dirfd, lookups, "file-000000.dat", NULL, r, 1);
 		/* Found in a casefolded directory only: not checked. */
 		t[3] = round_ns(dirfd, lookups, "FILE-000000.DAT", NULL, r, -1);
