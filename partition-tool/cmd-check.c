@@ -102,11 +102,17 @@ static int visit(void *ctx, const struct walk_dir *d)
 	for (i = 0; i < d->count; i++) {
 		const struct walk_entry *e = &d->entries[i];
 
-		if (!fold_valid(c->folder, e->name, e->len))
+		switch (fold_examine(c->folder, e->name, e->len, &cp)) {
+		case FOLD_INVALID:
 			report_invalid(c->report, e->name, e->len,
 				       folder_strict(c->folder));
-		else if (fold_find_ignorable(c->folder, e->name, e->len, &cp))
+			break;
+		case FOLD_IGNORABLE:
 			report_ignorable(c->report, e->name, e->len, cp);
+			break;
+		case FOLD_PLAIN:
+			break;
+		}
 	}
 	fold_groups(c->folder, d->entries, d->count, on_group, c);
 	c->dirs++;

@@ -197,26 +197,35 @@ static bool valid_code_point(struct folder *f, uint32_t cp,
 }
 
 /*
+ * What a name is to the filesystem, in one pass over its code points.
  * The kernel's utf8_validate() is well-formed UTF-8 whose every code point
- * its tables take, so it is decided here one code point at a time, each
- * asked of libext2fs once.  The guest test gamepart-check-agrees-with-kernel
- * holds this to what the kernel refuses in strict mode.
+ * its tables take, so validity is decided one code point at a time, each
+ * asked of libext2fs once; ignorable code points likewise (see the top).
+ * The guest test gamepart-check-agrees-with-kernel holds both to what the
+ * kernel does.
  */
-bool fold_valid(struct folder *f, const char *name, size_t len)
+enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
+			    uint32_t *ignorable_cp)
 {
 	const unsigned char *s = (const unsigned char *)name;
+	enum fold_kind kind = FOLD_PLAIN;
 	size_t i = 0;
 	uint32_t cp;
 
 	if (f->ascii_fast && is_ascii(name, len))
-		return true;
+		return FOLD_PLAIN;
 	while (i < len) {
 		size_t n = utf8_sequence(s + i, len - i, &cp);
+
 		if (!n || !valid_code_point(f, cp, s + i, n))
-			return false;
+			return FOLD_INVALID;
+		if (kind == FOLD_PLAIN && ignorable(f, cp, s + i, n)) {
+			*ignorable_cp = cp;
+			kind = FOLD_IGNORABLE;
+		}
 		i += n;
 	}
-	return true;
+	return kind;
 }
 
 uint32_t fold_key(const struct folder *f, const char *name, size_t len)
@@ -267,42 +276,6 @@ static bool ignorable(struct folder *f, uint32_t cp, const unsigned char *seq,
 		set_bit(f->decided, cp);
 	}
 	return bit(f->ignorable, cp);
-}
-
-bool fold_has_ignorable(struct folder *f, const char *name, size_t len)
-{
-	uint32_t cp;
-
-	return fold_find_ignorable(f, name, len, &cp);
-}
-
-bool fold_find_ignorable(struct folder *f, const char *name, size_t len,
-			 uint32_t *found)
-{
-	const unsigned char *s = (const unsigned char *)name;
-	bool have = false;
-	size_t i = 0;
-	uint32_t cp;
-
-	if (f->ascii_fast && is_ascii(name, len))
-		return false;
-	/*
-	 * No separate validation: a code point libext2fs does not take never
-	 * compares equal, so it is never found ignorable; a sequence that is
-	 * not UTF-8 at all makes the name invalid, and the answer false.
-	 */
-	while (i < len) {
-		size_t n = utf8_sequence(s + i, len - i, &cp);
-
-		if (!n)
-			return false;
-		if (!have && ignorable(f, cp, s + i, n)) {
-			*found = cp;
-			have = true;
-		}
-		i += n;
-	}
-	return have;
 }
 
 /*

@@ -26,8 +26,6 @@ bool folder_strict(const struct folder *f);
 /* "utf8-12.1", for messages. */
 const char *folder_name(const struct folder *f);
 
-/* Whether NAME is valid in the encoding (always true for ASCII). */
-bool fold_valid(struct folder *f, const char *name, size_t len);
 
 /*
  * A bucket key: names the filesystem treats as the same name have the
@@ -40,16 +38,22 @@ uint32_t fold_key(const struct folder *f, const char *name, size_t len);
 bool fold_equal(const struct folder *f, const char *a, size_t alen,
 		const char *b, size_t blen);
 
+/* What a name is to the filesystem. */
+enum fold_kind {
+	FOLD_INVALID,		/* not valid in the encoding: opaque bytes */
+	FOLD_PLAIN,		/* valid, nothing dropped by folding */
+	FOLD_IGNORABLE,		/* valid, with a code point folding drops
+				   (U+200B, U+00AD, ...): a shorter name
+				   reaches the same file */
+};
+
 /*
- * Whether NAME contains a code point that folding drops (U+200B, U+00AD,
- * ...), so that a shorter name reaches the same file.  Each code point is
- * decided once, from libext2fs's own comparison, and remembered.  Always
- * false for a name that is not valid in the encoding (it is not folded).
+ * NAME examined in one pass; for FOLD_IGNORABLE, the first such code
+ * point is stored in *IGNORABLE_CP.  Each code point is decided once,
+ * from libext2fs's own functions, and remembered.
  */
-bool fold_has_ignorable(struct folder *f, const char *name, size_t len);
-/* The same, giving the first such code point in *CP. */
-bool fold_find_ignorable(struct folder *f, const char *name, size_t len,
-			 uint32_t *cp);
+enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
+			    uint32_t *ignorable_cp);
 
 /*
  * The groups of names among ENTRIES (one directory) that the filesystem
