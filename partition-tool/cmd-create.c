@@ -29,6 +29,7 @@
 
 #include "gamepart.h"
 #include "layout.h"
+#include "target.h"
 
 #define CASEFOLD_FL		0x40000000	/* EXT4_CASEFOLD_FL */
 #define MIN_SIZE		(16ULL << 20)	/* below this mke2fs makes no journal */
@@ -191,15 +192,10 @@ static void stage(const struct create_opts *o, const char *what)
 static int open_target(const struct create_opts *o, const struct stat *st)
 {
 	char mtpt[1024] = "";
-	int flags = 0, fd;
-	errcode_t err;
+	int flags, fd;
 
-	err = ext2fs_check_mount_point(o->target, &flags, mtpt, sizeof(mtpt));
-	if (err) {
-		gp_warn("%s: checking whether it is mounted: %s", o->target,
-			error_message(err));
+	if (target_mount_flags(o->target, &flags, mtpt, sizeof(mtpt)))
 		return -1;
-	}
 	if (flags & EXT2_MF_MOUNTED) {
 		gp_warn("%s: mounted on %s; refusing to make a filesystem on it",
 			o->target, *mtpt ? mtpt : "(unknown)");

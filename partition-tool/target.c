@@ -212,19 +212,29 @@ fail:
 	return -1;
 }
 
-static int open_offline(struct target *t, const char *subdir, bool writable)
+int target_mount_flags(const char *dev, int *mflags, char *mtpt, size_t size)
 {
-	char mtpt[4096] = "";
-	int mflags = 0, flags;
 	errcode_t err;
 
-	t->kind = TARGET_OFFLINE;
-	err = ext2fs_check_mount_point(t->arg, &mflags, mtpt, sizeof(mtpt));
+	*mflags = 0;
+	err = ext2fs_check_mount_point(dev, mflags, mtpt, (int)size);
 	if (err) {
-		gp_warn("%s: cannot tell whether it is mounted: %s", t->arg,
+		gp_warn("%s: cannot tell whether it is mounted: %s", dev,
 			error_message(err));
 		return -1;
 	}
+	return 0;
+}
+
+static int open_offline(struct target *t, const char *subdir, bool writable)
+{
+	char mtpt[4096] = "";
+	int mflags, flags;
+	errcode_t err;
+
+	t->kind = TARGET_OFFLINE;
+	if (target_mount_flags(t->arg, &mflags, mtpt, sizeof(mtpt)))
+		return -1;
 	if (mflags & EXT2_MF_MOUNTED) {
 		if (*mtpt)
 			gp_warn("%s: mounted on %s; give that directory instead",

@@ -36,4 +36,11 @@ int target_open(struct target *t, const char *arg, const char *subdir,
 		bool writable);
 void target_close(struct target *t);
 
+/*
+ * libext2fs's EXT2_MF_* flags for the device or image DEV (mounted, swap,
+ * busy) and, if mounted, its mount point in MTPT ("" if unknown).  On
+ * failure a message naming DEV has been printed and -1 is returned.
+ */
+int target_mount_flags(const char *dev, int *mflags, char *mtpt, size_t size);
+
 #endif
