@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # The kernel's own UTF-8 normalization selftest (built in) passes at boot
 # on every kernel we test.  On the patched kernel it also holds the ASCII
-# fast path to the tables (kernel-patches/0005): hundreds of thousands of
-# checks, where the stock selftest has about 150.
+# fast path to the tables (the series' selftest patch): hundreds of
+# thousands of checks, where the stock selftest has about 150.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
