@@ -21,6 +21,7 @@ static const struct subcommand {
 	{ "status",   cmd_status,   "show encoding, flags and what should be converted" },
 	{ "check",    cmd_check,    "report names that collide once case is folded" },
 	{ "casefold", cmd_casefold, "make empty directories case-insensitive" },
+	{ "convert",  cmd_convert,  "make a populated tree case-insensitive in place" },
 };
 
 static void usage(FILE *out)

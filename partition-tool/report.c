@@ -327,7 +327,7 @@ static json_object *jsingles(const struct report *r, const struct single *s,
 	return arr;
 }
 
-int report_print_json(struct report *r, FILE *out)
+json_object *report_json(struct report *r)
 {
 	json_object *root = jnew(json_object_new_object());
 	json_object *coll = jnew(json_object_new_array());
@@ -354,6 +354,13 @@ int report_print_json(struct report *r, FILE *out)
 			       jsingles(r, r->inval, r->ninval));
 	json_object_object_add(root, "ignorable",
 			       jsingles(r, r->ign, r->nign));
+	return root;
+}
+
+int report_print_json(struct report *r, FILE *out)
+{
+	json_object *root = report_json(r);
+
 	fputs(json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
 					     JSON_C_TO_STRING_SPACED |
 					     JSON_C_TO_STRING_NOSLASHESCAPE),

@@ -46,6 +46,9 @@ size_t report_collisions(const struct report *r);
 /* Print; -1 (with a message) if the output failed. */
 int report_print_human(struct report *r, FILE *out);
 int report_print_json(struct report *r, FILE *out);
+/* The report as the JSON object report_print_json() prints; the caller
+   owns it (json_object_put). */
+struct json_object *report_json(struct report *r);
 
 /*
  * NAME as text: bytes that are not part of valid UTF-8 become \xNN.

@@ -145,6 +145,7 @@ static void online_fsinfo(struct target *t)
 			 major(st.st_dev), minor(st.st_dev));
 		return;
 	}
+	snprintf(info->device, sizeof(info->device), "/dev/%.64s", name);
 	if (sysfs_fsinfo(info, name))
 		return;
 	snprintf(dev, sizeof(dev), "/dev/%s", name);

@@ -244,6 +244,7 @@ static int walk_online_dir(struct online *w, int fd, const char *path,
 		} else if (!same) {
 			walk_warn(w->arg, true, sub, "note: another filesystem is mounted here; not checked");
 			w->res->skipped++;
+			w->res->mounts++;
 		} else if (depth + 1 >= MAX_DEPTH) {
 			walk_warn(w->arg, true, sub, "more than %d directories deep; not checked", MAX_DEPTH);
 			w->res->errors++;

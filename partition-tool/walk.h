@@ -41,6 +41,7 @@ struct walk_fs {
 	bool casefold_feature;
 	bool known;		/* online: false when nothing could be read */
 	char source[96];	/* online: where it was read */
+	char device[72];	/* online: /dev/NAME, when known */
 	char why[160];		/* online, not known: why */
 };
 
@@ -48,6 +49,7 @@ struct walk_fs {
 struct walk_result {
 	unsigned long errors;		/* unreadable directories and the like */
 	unsigned long skipped;		/* mount points, encrypted directories */
+	unsigned long mounts;		/* of which mount points */
 	unsigned long dirs;		/* directories visited */
 };
 

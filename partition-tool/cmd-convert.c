@@ -1,0 +1,1138 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gamepart convert: make every directory of a tree casefolded (+F) in
+ * place, on its mounted filesystem, moving entries and never copying data.
+ *
+ * The kernel sets +F only on an empty directory.  Each directory that is
+ * not +F is converted on its own, children before parents, keeping its
+ * inode: its entries are moved into a temporary directory, +F is set on
+ * it, and they are moved back, under a new name where two would collide.
+ * Processes working inside it, bind mounts and inotify watches on it keep
+ * working; each entry moves twice.
+ *
+ * The temporary directories and the journal live in a work directory
+ * beside the tree (PARENT/.gamepart-convert.INO), on the same filesystem
+ * and outside the tree, so the tree never contains them.  The journal
+ * records, before anything moves, which directory is being converted and
+ * the renames planned for it; everything else is read back from the
+ * filesystem.  Every entry is at each instant either in its directory or
+ * in that directory's temporary one, so after a crash --resume finishes
+ * the directory the journal names and converts the rest.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <dirent.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <sys/syscall.h>
+
+#include <json-c/json.h>
+#include <linux/fs.h>
+#include <linux/openat2.h>
+
+#include "gamepart.h"
+#include "convert.h"
+#include "fold.h"
+#include "report.h"
+#include "target.h"
+#include "walk.h"
+
+#define NAME_MAX_BYTES	255
+/* Attempts at emptying a directory that a writer keeps filling. */
+#define EMPTY_TRIES	10
+
+static void usage(FILE *out)
+{
+	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename]\n"
+	      "                        [--resume] [--json] PATH\n"
+	      "\n"
+	      "Make every directory under PATH (on a mounted ext4 filesystem with\n"
+	      "the casefold feature) case-insensitive, in place.  The tree is\n"
+	      "checked first; entries are moved, never copied, and keep their\n"
+	      "inodes.  A journal beside PATH lets an interrupted conversion be\n"
+	      "finished with --resume.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -n, --dry-run          print the plan and the report, change nothing\n"
+	      "      --on-collision=fail|rename\n"
+	      "                         on names that would collide: change nothing\n"
+	      "                         (fail, the default), or keep the name that\n"
+	      "                         sorts first and rename the others to\n"
+	      "                         'STEM (case conflict N).EXT'\n"
+	      "      --resume           finish an interrupted conversion of PATH\n"
+	      "  -j, --json             print the report as JSON\n"
+	      "  -h, --help             show this help and exit\n"
+	      "  -V, --version          show the version and exit\n"
+	      "\n"
+	      "Exit status: 0 converted (or nothing to do), 1 collisions stopped\n"
+	      "the conversion, 2 refusals and errors.\n",
+	      out);
+}
+
+enum policy { ON_COLLISION_FAIL, ON_COLLISION_RENAME };
+
+/* A directory to convert, in the order the walk met it (parents first). */
+struct plan_dir {
+	char *path;		/* relative to PATH; "." for PATH itself */
+	uint64_t ino;
+	size_t count;		/* entries when checked */
+	struct rename *renames;
+	size_t nrenames;
+};
+
+struct convert {
+	const char *arg;
+	struct target target;
+	struct folder *folder;
+	struct report *report;
+	enum policy policy;
+	bool policy_given, dry_run, json, resume;
+
+	struct plan_dir *dirs;
+	size_t ndirs, capdirs;
+	size_t casefolded;	/* directories already +F */
+	size_t groups;		/* collision groups in directories to convert */
+	size_t refused;		/* names a strict +F directory would refuse */
+	size_t unnamed;		/* names the rename policy could not rename */
+	const struct walk_dir *walking;	/* the directory being visited */
+
+	int parentfd, workfd;
+	char workname[64];
+	struct journal journal;
+
+	/* What was done, for the report. */
+	size_t converted, moved;
+	struct rename *done_renames;
+	size_t ndone, capdone;
+	const char **done_dirs;	/* the directory of each done rename */
+
+	/* GAMEPART_TEST_CRASH_AFTER: see crash_point(). */
+	long crash_after;
+	bool crash_poweroff;
+	long changes;
+};
+
+/*
+ * Test hook: GAMEPART_TEST_CRASH_AFTER=N stops the program dead right
+ * after its Nth change to the filesystem (a rename, mkdir, rmdir, flag or
+ * journal record); N:poweroff powers the machine off instead, without
+ * syncing (sysrq 'o', for the guest tests).  The crash tests spread N over
+ * the changes a conversion makes; the phase is named on stderr first.
+ */
+static void crash_point(struct convert *c, const char *phase)
+{
+	int fd;
+
+	if (!c->crash_after || ++c->changes < c->crash_after)
+		return;
+	/* For the test's account of which phases its stops hit. */
+	fprintf(stderr, "gamepart: convert: test crash after change %ld (%s)\n",
+		c->changes, phase);
+	if (c->crash_poweroff) {
+		fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+		if (fd >= 0 && write(fd, "o", 1) == 1)
+			pause();
+	}
+	raise(SIGKILL);
+}
+
+static void crash_setup(struct convert *c)
+{
+	const char *v = getenv("GAMEPART_TEST_CRASH_AFTER");
+	char *end;
+
+	if (!v || !*v)
+		return;
+	c->crash_after = strtol(v, &end, 10);
+	c->crash_poweroff = !strcmp(end, ":poweroff");
+}
+
+/* ---- planning ---- */
+
+static bool is_continuation(unsigned char b)
+{
+	return (b & 0xc0) == 0x80;
+}
+
+/*
+ * NAME with " (case conflict N)" before its last ".suffix" (none when the
+ * only dot leads, as in ".bashrc"), the stem shortened at a character
+ * boundary to stay within 255 bytes.  NULL if the suffix leaves no room.
+ */
+static char *conflict_name(const char *name, size_t len, unsigned int n,
+			   size_t *outlen)
+{
+	const char *dot = memrchr(name, '.', len);
+	size_t stem = dot && dot != name ? (size_t)(dot - name) : len;
+	size_t ext = len - stem;
+	char tag[40];
+	size_t taglen = (size_t)snprintf(tag, sizeof(tag),
+					 " (case conflict %u)", n);
+	char *out;
+
+	if (ext + taglen >= NAME_MAX_BYTES)
+		return NULL;
+	if (stem + taglen + ext > NAME_MAX_BYTES) {
+		stem = NAME_MAX_BYTES - taglen - ext;
+		while (stem > 0 && is_continuation((unsigned char)name[stem]))
+			stem--;
+	}
+	out = xmalloc(stem + taglen + ext + 1);
+	memcpy(out, name, stem);
+	memcpy(out + stem, tag, taglen);
+	memcpy(out + stem + taglen, name + len - ext, ext);
+	*outlen = stem + taglen + ext;
+	out[*outlen] = '\0';
+	return out;
+}
+
+/* Whether NAME folds like an entry of DIR or a name already chosen. */
+static bool name_taken(const struct convert *c, const struct walk_dir *dir,
+		       const struct plan_dir *pd, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < dir->count; i++)
+		if (fold_equal(c->folder, name, len, dir->entries[i].name,
+			       dir->entries[i].len))
+			return true;
+	for (i = 0; i < pd->nrenames; i++)
+		if (fold_equal(c->folder, name, len, pd->renames[i].new,
+			       pd->renames[i].newlen))
+			return true;
+	return false;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct walk_entry *x = *(const struct walk_entry *const *)a;
+	const struct walk_entry *y = *(const struct walk_entry *const *)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->name, y->name, n);
+
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+static void on_group(void *ctx, const struct walk_entry *const *group,
+		     size_t n)
+{
+	struct convert *c = ctx;
+	const struct walk_entry **sorted;
+	struct plan_dir *pd = &c->dirs[c->ndirs - 1];
+	size_t i;
+
+	report_collision(c->report, group, n);
+	c->groups++;
+	if (c->policy != ON_COLLISION_RENAME)
+		return;
+
+	sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, group, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_bytes);
+	pd->renames = xrealloc(pd->renames,
+			       (pd->nrenames + n) * sizeof(*pd->renames));
+	/* The first by bytes keeps its name. */
+	for (i = 1; i < n; i++) {
+		const struct walk_entry *e = sorted[i];
+		struct rename *r = &pd->renames[pd->nrenames];
+		unsigned int k;
+		char *name = NULL;
+		size_t len = 0;
+
+		for (k = 1; k < 100000; k++) {
+			name = conflict_name(e->name, e->len, k, &len);
+			if (!name || !name_taken(c, c->walking, pd, name, len))
+				break;
+			free(name);
+			name = NULL;
+		}
+		if (!name) {
+			char *q = report_escape(e->name, e->len, true);
+			gp_warn("%s: %s: no room for a ' (case conflict N)' name",
+				pd->path, q);
+			free(q);
+			c->unnamed++;
+			continue;
+		}
+		r->old = xmalloc(e->len + 1);
+		memcpy(r->old, e->name, e->len);
+		r->old[e->len] = '\0';
+		r->oldlen = e->len;
+		r->new = name;
+		r->newlen = len;
+		r->ino = e->ino;
+		r->planned = true;
+		pd->nrenames++;
+	}
+	free(sorted);
+}
+
+static int visit(void *ctx, const struct walk_dir *d)
+{
+	struct convert *c = ctx;
+	struct plan_dir *pd;
+	uint32_t cp;
+	size_t i;
+
+	report_dir(c->report, d->path, d->casefolded);
+	report_scanned(c->report, d->count);
+	if (d->casefolded) {
+		c->casefolded++;
+		return 0;
+	}
+	for (i = 0; i < d->count; i++) {
+		const struct walk_entry *e = &d->entries[i];
+
+		switch (fold_examine(c->folder, e->name, e->len, &cp)) {
+		case FOLD_INVALID:
+			report_invalid(c->report, e->name, e->len,
+				       folder_strict(c->folder));
+			if (folder_strict(c->folder))
+				c->refused++;
+			break;
+		case FOLD_IGNORABLE:
+			report_ignorable(c->report, e->name, e->len, cp);
+			break;
+		case FOLD_PLAIN:
+			break;
+		}
+	}
+	if (c->ndirs == c->capdirs) {
+		c->capdirs = c->capdirs ? 2 * c->capdirs : 64;
+		c->dirs = xrealloc(c->dirs, c->capdirs * sizeof(*c->dirs));
+	}
+	pd = &c->dirs[c->ndirs++];
+	memset(pd, 0, sizeof(*pd));
+	pd->path = xstrdup(d->path);
+	pd->ino = d->ino;
+	pd->count = d->count;
+	c->walking = d;
+	fold_groups(c->folder, d->entries, d->count, on_group, c);
+	c->walking = NULL;
+	return 0;
+}
+
+static void free_plan(struct convert *c)
+{
+	size_t i, j;
+
+	for (i = 0; i < c->ndirs; i++) {
+		for (j = 0; j < c->dirs[i].nrenames; j++) {
+			free(c->dirs[i].renames[j].old);
+			free(c->dirs[i].renames[j].new);
+		}
+		free(c->dirs[i].renames);
+		free(c->dirs[i].path);
+	}
+	free(c->dirs);
+	c->dirs = NULL;
+	c->ndirs = c->capdirs = 0;
+	c->casefolded = c->groups = c->refused = c->unnamed = 0;
+}
+
+/* Walk and check the tree into a plan; -1 when it cannot be converted. */
+static int plan(struct convert *c)
+{
+	struct walk_result res = { 0 };
+
+	free_plan(c);
+	report_free(c->report);
+	c->report = report_new();
+	walk_target(&c->target, visit, c, &res);
+	if (res.mounts) {
+		gp_warn("%s: %lu other filesystem%s mounted inside the tree, nothing changed",
+			c->arg, res.mounts, res.mounts == 1 ? " is" : "s are");
+		return -1;
+	}
+	if (res.errors) {
+		gp_warn("%s: the tree could not be read whole, nothing changed",
+			c->arg);
+		return -1;
+	}
+	if (res.skipped) {
+		gp_warn("%s: %lu encrypted director%s inside the tree, nothing changed",
+			c->arg, res.skipped, res.skipped == 1 ? "y" : "ies");
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- the work directory and the lock ---- */
+
+static int open_dir_at(int dirfd, const char *name)
+{
+	return openat(dirfd, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+		      O_CLOEXEC);
+}
+
+/*
+ * PATH's directory: RELPATH beneath the tree's root, never through a
+ * symbolic link or into another mount.
+ */
+static int open_beneath(int rootfd, const char *relpath)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
+	};
+
+	return (int)syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
+}
+
+/*
+ * Open PATH's parent and the work directory's name; refuse a PATH that is
+ * the root of its filesystem, whose entries have nowhere to go.
+ */
+static int open_parent(struct convert *c)
+{
+	struct stat st, pst;
+
+	if (fstat(c->target.dirfd, &st) < 0) {
+		gp_warn("%s: %s", c->arg, strerror(errno));
+		return -1;
+	}
+	c->parentfd = openat(c->target.dirfd, "..", O_RDONLY | O_DIRECTORY |
+			     O_CLOEXEC);
+	if (c->parentfd < 0 || fstat(c->parentfd, &pst) < 0) {
+		gp_warn("%s/..: %s", c->arg, strerror(errno));
+		return -1;
+	}
+	if (pst.st_dev != st.st_dev || pst.st_ino == st.st_ino) {
+		gp_warn("%s: the root of its filesystem: its entries have nowhere to go while it is emptied; convert the directories under it, or the filesystem offline",
+			c->arg);
+		return -1;
+	}
+	snprintf(c->workname, sizeof(c->workname), CONVERT_WORK_PREFIX "%llu",
+		 (unsigned long long)st.st_ino);
+	return 0;
+}
+
+/* ---- refusals ---- */
+
+static int refuse_unconvertible(struct convert *c)
+{
+	const struct walk_fs *fs = &c->target.fsinfo;
+	struct statvfs sv;
+
+	if (!fs->known) {
+		gp_warn("%s: cannot read the filesystem's features (%s); run as root",
+			c->arg, fs->why);
+		return -1;
+	}
+	if (!fs->casefold_feature) {
+		gp_warn("%s: the filesystem has no casefold feature; unmount it, then: tune2fs -O casefold %s",
+			c->arg, fs->device[0] ? fs->device : "DEVICE");
+		return -1;
+	}
+	if (fstatvfs(c->target.dirfd, &sv) < 0) {
+		gp_warn("%s: %s", c->arg, strerror(errno));
+		return -1;
+	}
+	if (sv.f_flag & ST_RDONLY) {
+		gp_warn("%s: the filesystem is mounted read-only", c->arg);
+		return -1;
+	}
+	/* The work directory, its journal and one temporary directory. */
+	if (sv.f_favail < 3) {
+		gp_warn("%s: %llu free inode%s, 3 needed for the temporary directories",
+			c->arg, (unsigned long long)sv.f_favail,
+			sv.f_favail == 1 ? "" : "s");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Open (or, creating, make) the work directory and lock its journal.
+ * Returns 1 when there is no work directory and CREATE is false.
+ */
+static int open_work(struct convert *c, bool create)
+{
+	int ret;
+
+	c->workfd = open_dir_at(c->parentfd, c->workname);
+	if (c->workfd < 0 && errno == ENOENT) {
+		if (!create)
+			return 1;
+		if (mkdirat(c->parentfd, c->workname, 0700) < 0) {
+			gp_warn("%s/../%s: %s", c->arg, c->workname,
+				strerror(errno));
+			return -1;
+		}
+		crash_point(c, "work directory made");
+		c->workfd = open_dir_at(c->parentfd, c->workname);
+	}
+	if (c->workfd < 0) {
+		gp_warn("%s/../%s: %s", c->arg, c->workname, strerror(errno));
+		return -1;
+	}
+	ret = journal_open(&c->journal, c->workfd);
+	if (ret == -EWOULDBLOCK) {
+		gp_warn("%s: another conversion of this tree is in progress",
+			c->arg);
+		return -1;
+	}
+	if (ret < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg,
+			c->workname, strerror(-ret));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- converting one directory ---- */
+
+static int get_flags(int fd, int *flags)
+{
+	return ioctl(fd, FS_IOC_GETFLAGS, flags);
+}
+
+static int set_casefold(int fd)
+{
+	int flags;
+
+	if (get_flags(fd, &flags) < 0)
+		return -1;
+	flags |= FS_CASEFOLD_FL;
+	return ioctl(fd, FS_IOC_SETFLAGS, &flags);
+}
+
+/* The names in FD, NULL-terminated, without "." and "..". */
+static char **list_names(int fd, size_t *count)
+{
+	char buf[32768], **names = NULL;
+	size_t n = 0, cap = 0;
+
+	if (lseek(fd, 0, SEEK_SET) < 0)
+		return NULL;
+	for (;;) {
+		ssize_t got = getdents64(fd, buf, sizeof(buf));
+		ssize_t off;
+
+		if (got < 0) {
+			while (n)
+				free(names[--n]);
+			free(names);
+			return NULL;
+		}
+		if (!got)
+			break;
+		for (off = 0; off < got;) {
+			const struct dirent64 *d = (const void *)(buf + off);
+
+			off += d->d_reclen;
+			if (!strcmp(d->d_name, ".") || !strcmp(d->d_name, ".."))
+				continue;
+			if (n + 1 >= cap) {
+				cap = cap ? 2 * cap : 64;
+				names = xrealloc(names, cap * sizeof(*names));
+			}
+			names[n++] = xstrdup(d->d_name);
+		}
+	}
+	if (!names)
+		names = xmalloc(sizeof(*names));
+	names[n] = NULL;
+	*count = n;
+	return names;
+}
+
+static void free_names(char **names)
+{
+	char **p;
+
+	for (p = names; p && *p; p++)
+		free(*p);
+	free(names);
+}
+
+static void note_rename(struct convert *c, const char *dir,
+			const struct rename *r)
+{
+	struct rename *d;
+
+	if (c->ndone == c->capdone) {
+		c->capdone = c->capdone ? 2 * c->capdone : 16;
+		c->done_renames = xrealloc(c->done_renames,
+					   c->capdone * sizeof(*c->done_renames));
+		c->done_dirs = xrealloc(c->done_dirs,
+					c->capdone * sizeof(*c->done_dirs));
+	}
+	d = &c->done_renames[c->ndone];
+	*d = *r;
+	d->old = xstrdup(r->old);
+	d->new = xstrdup(r->new);
+	c->done_dirs[c->ndone++] = xstrdup(dir);
+}
+
+/* Move every entry of DFD into TFD; false with errno on an error. */
+static bool empty_into(struct convert *c, const char *path, int dfd, int tfd)
+{
+	size_t n, i;
+	char **names = list_names(dfd, &n);
+
+	if (!names) {
+		gp_warn("%s/%s: %s", c->arg, path, strerror(errno));
+		return false;
+	}
+	for (i = 0; i < n; i++) {
+		if (renameat2(dfd, names[i], tfd, names[i],
+			      RENAME_NOREPLACE) < 0) {
+			/* Removed or renamed by someone else meanwhile. */
+			if (errno == ENOENT)
+				continue;
+			gp_warn("%s/%s/%s: moving it out: %s", c->arg, path,
+				names[i], strerror(errno));
+			free_names(names);
+			return false;
+		}
+		crash_point(c, "moving entries out");
+	}
+	free_names(names);
+	return true;
+}
+
+static const struct rename *planned_rename(const struct journal *j,
+					   const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < j->nrenames; i++)
+		if (!strcmp(j->renames[i].old, name))
+			return &j->renames[i];
+	return NULL;
+}
+
+/*
+ * Move NAME from TFD back into the casefolded DFD, under its planned new
+ * name if it has one.  A name that now collides (a writer created a
+ * variant meanwhile) gets the next free ' (case conflict N)' name under
+ * the rename policy; the kernel's EEXIST on RENAME_NOREPLACE says which
+ * are free.
+ */
+static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
+		      const char *name)
+{
+	const struct rename *plan = planned_rename(&c->journal, name);
+	const char *to = plan ? plan->new : name;
+	struct rename late;
+	unsigned int k;
+	struct stat st;
+
+	if (renameat2(tfd, name, dfd, to, RENAME_NOREPLACE) == 0) {
+		crash_point(c, "moving entries back");
+		c->moved++;
+		if (plan)
+			note_rename(c, path, plan);
+		return true;
+	}
+	if (errno != EEXIST || c->journal.policy != ON_COLLISION_RENAME) {
+		gp_warn("%s/%s/%s: moving it back: %s", c->arg, path, to,
+			errno == EEXIST ?
+			"a name that collides with it appeared meanwhile" :
+			strerror(errno));
+		return false;
+	}
+	for (k = 1; k < 100000; k++) {
+		late.new = conflict_name(name, strlen(name), k, &late.newlen);
+		if (!late.new)
+			break;
+		if (renameat2(tfd, name, dfd, late.new, RENAME_NOREPLACE) == 0) {
+			crash_point(c, "moving entries back");
+			late.old = (char *)name;
+			late.oldlen = strlen(name);
+			late.ino = fstatat(dfd, late.new, &st,
+					   AT_SYMLINK_NOFOLLOW) == 0 ?
+				   st.st_ino : 0;
+			late.planned = false;
+			note_rename(c, path, &late);
+			free(late.new);
+			c->moved++;
+			return true;
+		}
+		free(late.new);
+		if (errno != EEXIST)
+			break;
+	}
+	gp_warn("%s/%s/%s: moving it back: %s", c->arg, path, name,
+		strerror(errno));
+	return false;
+}
+
+/*
+ * Finish the directory the journal names: empty it into its temporary
+ * directory (unless it is +F already), set +F, move everything back,
+ * remove the temporary directory.  Each step finds its work from the
+ * filesystem, so it is also how a crashed conversion resumes.
+ */
+static int finish_dir(struct convert *c)
+{
+	const struct journal *j = &c->journal;
+	const char *path = j->path;
+	char tmpname[40], **names;
+	struct stat st;
+	int dfd, tfd = -1, flags, tries, ret = -1;
+	size_t n, i;
+
+	dfd = open_beneath(c->target.dirfd, path);
+	if (dfd < 0 || fstat(dfd, &st) < 0) {
+		gp_warn("%s/%s: %s", c->arg, path, strerror(errno));
+		goto out;
+	}
+	if (st.st_ino != j->ino) {
+		gp_warn("%s/%s: replaced since it was checked (inode %llu, was %llu)",
+			c->arg, path, (unsigned long long)st.st_ino,
+			(unsigned long long)j->ino);
+		goto out;
+	}
+	snprintf(tmpname, sizeof(tmpname), "d%llu",
+		 (unsigned long long)j->ino);
+	if (mkdirat(c->workfd, tmpname, 0700) == 0)
+		crash_point(c, "temporary directory made");
+	else if (errno != EEXIST) {
+		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
+			strerror(errno));
+		goto out;
+	}
+	tfd = open_dir_at(c->workfd, tmpname);
+	if (tfd < 0) {
+		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
+			strerror(errno));
+		goto out;
+	}
+
+	for (tries = 0;; tries++) {
+		if (get_flags(dfd, &flags) < 0) {
+			gp_warn("%s/%s: reading its flags: %s", c->arg, path,
+				strerror(errno));
+			goto out;
+		}
+		if (flags & FS_CASEFOLD_FL)
+			break;
+		if (!empty_into(c, path, dfd, tfd))
+			goto out;
+		if (set_casefold(dfd) == 0) {
+			crash_point(c, "+F set");
+			break;
+		}
+		if (errno != ENOTEMPTY || tries == EMPTY_TRIES) {
+			gp_warn("%s/%s: setting +F: %s", c->arg, path,
+				errno == ENOTEMPTY ?
+				"new entries keep appearing in it" :
+				strerror(errno));
+			goto out;
+		}
+	}
+
+	names = list_names(tfd, &n);
+	if (!names) {
+		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
+			strerror(errno));
+		goto out;
+	}
+	for (i = 0; i < n; i++)
+		if (!move_back(c, path, dfd, tfd, names[i]))
+			break;
+	free_names(names);
+	if (i < n)
+		goto out;
+	/* Its entries are back: so is its modification time. */
+	if (futimens(dfd, j->times) < 0) {
+		gp_warn("%s/%s: restoring its times: %s", c->arg, path,
+			strerror(errno));
+		goto out;
+	}
+	if (unlinkat(c->workfd, tmpname, AT_REMOVEDIR) < 0) {
+		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
+			strerror(errno));
+		goto out;
+	}
+	crash_point(c, "temporary directory removed");
+	if (journal_done(&c->journal) < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg,
+			c->workname, strerror(errno));
+		goto out;
+	}
+	crash_point(c, "directory recorded done");
+	c->converted++;
+	ret = 0;
+out:
+	if (tfd >= 0)
+		close(tfd);
+	if (dfd >= 0)
+		close(dfd);
+	return ret;
+}
+
+/* Convert every directory of the plan, children first. */
+static int run_plan(struct convert *c)
+{
+	size_t i;
+
+	for (i = c->ndirs; i-- > 0;) {
+		const struct plan_dir *pd = &c->dirs[i];
+		struct timespec times[2];
+		struct stat st;
+		int fd = open_beneath(c->target.dirfd, pd->path);
+
+		if (fd < 0 || fstat(fd, &st) < 0) {
+			gp_warn("%s/%s: %s", c->arg, pd->path, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			return -1;
+		}
+		close(fd);
+		times[0] = st.st_atim;
+		times[1] = st.st_mtim;
+		if (journal_begin(&c->journal, pd->path, pd->ino, times,
+				  pd->renames, pd->nrenames) < 0) {
+			gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg,
+				c->workname, strerror(errno));
+			return -1;
+		}
+		crash_point(c, "directory's plan recorded");
+		if (finish_dir(c) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int remove_work(struct convert *c)
+{
+	if (journal_remove(&c->journal, c->workfd) < 0)
+		goto fail;
+	crash_point(c, "journal removed");
+	if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0)
+		goto fail;
+	return 0;
+fail:
+	gp_warn("%s/../%s: removing it: %s", c->arg, c->workname,
+		strerror(errno));
+	return -1;
+}
+
+/* ---- output ---- */
+
+static size_t planned_renames(const struct convert *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->ndirs; i++)
+		n += c->dirs[i].nrenames;
+	return n;
+}
+
+static void print_rename(const char *dir, const struct rename *r, bool done)
+{
+	char *d = report_escape(dir, strlen(dir), true);
+	char *o = report_escape(r->old, r->oldlen, true);
+	char *n = report_escape(r->new, r->newlen, true);
+
+	printf("%s: %s '%s' -> '%s' (inode %llu)%s\n", d,
+	       done ? "renamed" : "would rename", o, n,
+	       (unsigned long long)r->ino,
+	       r->planned ? "" : ", a name that appeared during the conversion");
+	free(d);
+	free(o);
+	free(n);
+}
+
+static json_object *jrename(const char *dir, const struct rename *r)
+{
+	json_object *o = json_object_new_object();
+	char *d = report_escape(dir, strlen(dir), false);
+	char *old = report_escape(r->old, r->oldlen, false);
+	char *new = report_escape(r->new, r->newlen, false);
+
+	if (!o)
+		gp_die("out of memory");
+	json_object_object_add(o, "dir", json_object_new_string(d));
+	json_object_object_add(o, "old", json_object_new_string(old));
+	json_object_object_add(o, "new", json_object_new_string(new));
+	json_object_object_add(o, "inode", json_object_new_int64((int64_t)r->ino));
+	json_object_object_add(o, "planned", json_object_new_boolean(r->planned));
+	free(d);
+	free(old);
+	free(new);
+	return o;
+}
+
+static int print_result(struct convert *c, const char *outcome)
+{
+	size_t i, j;
+
+	if (c->json) {
+		json_object *root = report_json(c->report);
+		json_object *conv = json_object_new_object();
+		json_object *arr = json_object_new_array();
+
+		if (!root || !conv || !arr)
+			gp_die("out of memory");
+		json_object_object_add(conv, "outcome",
+				       json_object_new_string(outcome));
+		json_object_object_add(conv, "dry_run",
+				       json_object_new_boolean(c->dry_run));
+		json_object_object_add(conv, "on_collision",
+				       json_object_new_string(c->policy == ON_COLLISION_RENAME ?
+							      "rename" : "fail"));
+		json_object_object_add(conv, "directories_to_convert",
+				       json_object_new_int64((int64_t)c->ndirs));
+		json_object_object_add(conv, "directories_converted",
+				       json_object_new_int64((int64_t)c->converted));
+		json_object_object_add(conv, "entries_moved_back",
+				       json_object_new_int64((int64_t)c->moved));
+		if (c->dry_run) {
+			for (i = 0; i < c->ndirs; i++)
+				for (j = 0; j < c->dirs[i].nrenames; j++)
+					json_object_array_add(arr,
+						jrename(c->dirs[i].path,
+							&c->dirs[i].renames[j]));
+		} else {
+			for (i = 0; i < c->ndone; i++)
+				json_object_array_add(arr,
+					jrename(c->done_dirs[i],
+						&c->done_renames[i]));
+		}
+		json_object_object_add(conv, "renames", arr);
+		json_object_object_add(root, "convert", conv);
+		fputs(json_object_to_json_string_ext(root,
+			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+			JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+		fputc('\n', stdout);
+		json_object_put(root);
+		return ferror(stdout) ? -1 : 0;
+	}
+
+	if (report_print_human(c->report, stdout) < 0)
+		return -1;
+	if (c->dry_run) {
+		for (i = 0; i < c->ndirs; i++)
+			for (j = 0; j < c->dirs[i].nrenames; j++)
+				print_rename(c->dirs[i].path,
+					     &c->dirs[i].renames[j], false);
+		printf("would convert %zu director%s (%zu already casefolded), renaming %zu name%s\n",
+		       c->ndirs, c->ndirs == 1 ? "y" : "ies", c->casefolded,
+		       planned_renames(c), planned_renames(c) == 1 ? "" : "s");
+	} else {
+		for (i = 0; i < c->ndone; i++)
+			print_rename(c->done_dirs[i], &c->done_renames[i], true);
+		printf("%s: %zu director%s converted, %zu entr%s moved back, %zu renamed\n",
+		       outcome, c->converted, c->converted == 1 ? "y" : "ies",
+		       c->moved, c->moved == 1 ? "y" : "ies", c->ndone);
+	}
+	return ferror(stdout) ? -1 : 0;
+}
+
+/* ---- the command ---- */
+
+static int parse_policy(const char *arg, enum policy *p)
+{
+	if (!strcmp(arg, "fail"))
+		*p = ON_COLLISION_FAIL;
+	else if (!strcmp(arg, "rename"))
+		*p = ON_COLLISION_RENAME;
+	else
+		return -1;
+	return 0;
+}
+
+/* Check, then convert; the exit status. */
+static int convert_tree(struct convert *c)
+{
+	if (plan(c) < 0)
+		return EXIT_TROUBLE;
+	if (c->refused) {
+		print_result(c, "stopped");
+		gp_warn("%s: %zu name%s that a strict casefolded directory refuses, nothing changed",
+			c->arg, c->refused, c->refused == 1 ? "" : "s");
+		return EXIT_FINDINGS;
+	}
+	if (c->groups && c->policy == ON_COLLISION_FAIL) {
+		print_result(c, "stopped");
+		gp_warn("%s: %zu group%s of names collide, nothing changed (--on-collision=rename renames them)",
+			c->arg, c->groups, c->groups == 1 ? "" : "s");
+		return EXIT_FINDINGS;
+	}
+	if (c->unnamed) {
+		print_result(c, "stopped");
+		gp_warn("%s: %zu name%s cannot be renamed, nothing changed",
+			c->arg, c->unnamed, c->unnamed == 1 ? "" : "s");
+		return EXIT_FINDINGS;
+	}
+	if (c->dry_run)
+		return print_result(c, "dry run") < 0 ? EXIT_TROUBLE :
+		       EXIT_NOTHING_FOUND;
+	if (!c->ndirs && !c->resume) {
+		print_result(c, "nothing to do, every directory is casefolded");
+		return EXIT_NOTHING_FOUND;
+	}
+	if (!c->journal.fd_valid && open_work(c, true) < 0)
+		return EXIT_TROUBLE;
+	if (!c->journal.has_header &&
+	    journal_start(&c->journal, c->policy == ON_COLLISION_RENAME) < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg, c->workname,
+			strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	crash_point(c, "journal started");
+	if (run_plan(c) < 0 || remove_work(c) < 0) {
+		print_result(c, "interrupted");
+		gp_warn("%s: the conversion stopped; once the cause is gone: gamepart convert --resume %s",
+			c->arg, c->arg);
+		return EXIT_TROUBLE;
+	}
+	return print_result(c, "converted") < 0 ? EXIT_TROUBLE :
+	       EXIT_NOTHING_FOUND;
+}
+
+static int resume(struct convert *c)
+{
+	int ret = open_work(c, false);
+
+	if (ret == 1) {
+		gp_warn("%s: no interrupted conversion to resume", c->arg);
+		return EXIT_TROUBLE;
+	}
+	if (ret < 0)
+		return EXIT_TROUBLE;
+	if (journal_read(&c->journal) < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": unreadable: %s", c->arg,
+			c->workname, strerror(errno));
+		return EXIT_TROUBLE;
+	}
+	if (!c->policy_given)
+		c->policy = c->journal.policy;
+	c->journal.policy = c->policy;
+	/* The directory in flight, if its plan was complete. */
+	if (c->journal.in_flight && finish_dir(c) < 0) {
+		print_result(c, "interrupted");
+		return EXIT_TROUBLE;
+	}
+	return convert_tree(c);
+}
+
+int cmd_convert(int argc, char **argv)
+{
+	enum { OPT_ON_COLLISION = 256, OPT_RESUME };
+	static const struct option longopts[] = {
+		{ "dry-run", no_argument, NULL, 'n' },
+		{ "on-collision", required_argument, NULL, OPT_ON_COLLISION },
+		{ "resume", no_argument, NULL, OPT_RESUME },
+		{ "json", no_argument, NULL, 'j' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct convert c = { .parentfd = -1, .workfd = -1,
+			     .target = { .dirfd = -1 } };
+	struct stat st;
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "njhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'n':
+			c.dry_run = true;
+			break;
+		case OPT_ON_COLLISION:
+			if (parse_policy(optarg, &c.policy) < 0) {
+				gp_warn("--on-collision: '%s' is neither fail nor rename",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			c.policy_given = true;
+			break;
+		case OPT_RESUME:
+			c.resume = true;
+			break;
+		case 'j':
+			c.json = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_NOTHING_FOUND;
+		case 'V':
+			printf("gamepart %s\n", GAMEPART_VERSION);
+			return EXIT_NOTHING_FOUND;
+		default:
+			usage(stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	if (argc - optind != 1) {
+		gp_warn(optind == argc ? "no PATH given" : "one PATH at a time");
+		usage(stderr);
+		return EXIT_TROUBLE;
+	}
+	c.arg = argv[optind];
+	if (c.dry_run && c.resume) {
+		gp_warn("--dry-run and --resume do not go together");
+		return EXIT_TROUBLE;
+	}
+	if (stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		gp_warn("%s: not a directory (converting an unmounted filesystem is not supported yet)",
+			c.arg);
+		return EXIT_TROUBLE;
+	}
+	crash_setup(&c);
+	journal_init(&c.journal);
+	c.journal.policy = c.policy;
+
+	ret = EXIT_TROUBLE;
+	if (target_open(&c.target, c.arg, NULL, false) < 0)
+		goto out;
+	if (refuse_unconvertible(&c) < 0 || open_parent(&c) < 0)
+		goto out;
+	c.folder = folder_new(c.target.fsinfo.encoding,
+			      c.target.fsinfo.encoding_flags);
+	if (!c.folder) {
+		gp_warn("%s: unknown filename encoding %d", c.arg,
+			c.target.fsinfo.encoding);
+		goto out;
+	}
+	if (c.resume) {
+		ret = resume(&c);
+	} else {
+		/* A pending conversion must be resumed, not started over. */
+		ret = open_work(&c, false);
+		if (ret == 0) {
+			gp_warn("%s: an interrupted conversion is pending; finish it with: gamepart convert --resume %s",
+				c.arg, c.arg);
+			ret = EXIT_TROUBLE;
+			goto out;
+		}
+		if (ret < 0) {
+			ret = EXIT_TROUBLE;
+			goto out;
+		}
+		ret = convert_tree(&c);
+	}
+out:
+	free_plan(&c);
+	report_free(c.report);
+	folder_free(c.folder);
+	journal_close(&c.journal);
+	for (size_t i = 0; i < c.ndone; i++) {
+		free(c.done_renames[i].old);
+		free(c.done_renames[i].new);
+		free((char *)c.done_dirs[i]);
+	}
+	free(c.done_renames);
+	free(c.done_dirs);
+	if (c.workfd >= 0)
+		close(c.workfd);
+	if (c.parentfd >= 0)
+		close(c.parentfd);
+	if (c.target.dirfd >= 0 || c.target.fs)
+		target_close(&c.target);
+	return ret;
+}

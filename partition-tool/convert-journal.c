@@ -1,0 +1,339 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The journal of gamepart convert: a text file of records, each one line,
+ * written whole and fsync()ed before the step it announces:
+ *
+ *   gamepart-convert 1 fail|rename      the header, with the policy
+ *   dir INO PATH ATIME MTIME            converting PATH (hex), inode INO,
+ *                                       whose times (SEC.NSEC) were these
+ *   rename OLD NEW INO                  its planned renames (names in hex)
+ *   ready                               the plan above is complete
+ *   done INO                            PATH is converted
+ *
+ * Nothing moves before "ready" is on disk, so a directory whose block has
+ * no "ready" was not touched; one with "ready" and no "done" is in flight.
+ * A last line without its newline was torn by a crash and is ignored: the
+ * step it announced never started.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+
+#include "gamepart.h"
+#include "convert.h"
+
+#define JOURNAL_MAGIC	"gamepart-convert 1"
+
+void journal_init(struct journal *j)
+{
+	memset(j, 0, sizeof(*j));
+	j->fd = -1;
+}
+
+static void forget_dir(struct journal *j)
+{
+	size_t i;
+
+	for (i = 0; i < j->nrenames; i++) {
+		free(j->renames[i].old);
+		free(j->renames[i].new);
+	}
+	free(j->renames);
+	free(j->path);
+	j->renames = NULL;
+	j->nrenames = 0;
+	j->path = NULL;
+	j->in_flight = false;
+}
+
+int journal_open(struct journal *j, int workfd)
+{
+	j->fd = openat(workfd, CONVERT_JOURNAL,
+		       O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
+		       0600);
+	if (j->fd < 0)
+		return -errno;
+	if (flock(j->fd, LOCK_EX | LOCK_NB) < 0) {
+		int err = errno;
+
+		close(j->fd);
+		j->fd = -1;
+		return -err;
+	}
+	j->fd_valid = true;
+	return 0;
+}
+
+static char *hex(const char *s, size_t len)
+{
+	static const char digits[] = "0123456789abcdef";
+	char *out = xmalloc(2 * len + 1);
+	size_t i;
+
+	for (i = 0; i < len; i++) {
+		out[2 * i] = digits[(unsigned char)s[i] >> 4];
+		out[2 * i + 1] = digits[(unsigned char)s[i] & 15];
+	}
+	out[2 * len] = '\0';
+	return out;
+}
+
+static int nibble(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	return -1;
+}
+
+/* HEX decoded into a new string; NULL if it is not even-length hex. */
+static char *unhex(const char *h, size_t *len)
+{
+	size_t n = strlen(h), i;
+	char *out;
+
+	if (n % 2)
+		return NULL;
+	out = xmalloc(n / 2 + 1);
+	for (i = 0; i < n / 2; i++) {
+		int hi = nibble(h[2 * i]), lo = nibble(h[2 * i + 1]);
+
+		if (hi < 0 || lo < 0) {
+			free(out);
+			return NULL;
+		}
+		out[i] = (char)(hi << 4 | lo);
+	}
+	out[n / 2] = '\0';
+	*len = n / 2;
+	return out;
+}
+
+/* Append TEXT durably. */
+static int append(struct journal *j, const char *text)
+{
+	size_t len = strlen(text), done = 0;
+
+	while (done < len) {
+		ssize_t n = write(j->fd, text + done, len - done);
+
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -1;
+		}
+		done += (size_t)n;
+	}
+	return fsync(j->fd);
+}
+
+int journal_start(struct journal *j, bool rename_policy)
+{
+	j->policy = rename_policy;
+	if (append(j, rename_policy ? JOURNAL_MAGIC " rename\n" :
+		   JOURNAL_MAGIC " fail\n") < 0)
+		return -1;
+	j->has_header = true;
+	return 0;
+}
+
+int journal_begin(struct journal *j, const char *path, uint64_t ino,
+		  const struct timespec times[2],
+		  const struct rename *renames, size_t n)
+{
+	char *hp = hex(path, strlen(path));
+	char *text = xasprintf("dir %llu %s %lld.%09ld %lld.%09ld\n",
+			       (unsigned long long)ino, hp,
+			       (long long)times[0].tv_sec, times[0].tv_nsec,
+			       (long long)times[1].tv_sec, times[1].tv_nsec);
+	size_t i;
+	int ret;
+
+	free(hp);
+	forget_dir(j);
+	j->renames = xcalloc(n ? n : 1, sizeof(*j->renames));
+	for (i = 0; i < n; i++) {
+		char *ho = hex(renames[i].old, renames[i].oldlen);
+		char *hn = hex(renames[i].new, renames[i].newlen);
+		char *more = xasprintf("%srename %s %s %llu\n", text, ho, hn,
+				       (unsigned long long)renames[i].ino);
+
+		free(ho);
+		free(hn);
+		free(text);
+		text = more;
+		j->renames[i] = renames[i];
+		j->renames[i].old = xstrdup(renames[i].old);
+		j->renames[i].new = xstrdup(renames[i].new);
+	}
+	j->nrenames = n;
+	j->path = xstrdup(path);
+	j->ino = ino;
+	j->times[0] = times[0];
+	j->times[1] = times[1];
+	j->in_flight = true;
+	{
+		char *more = xasprintf("%sready\n", text);
+
+		free(text);
+		text = more;
+	}
+	ret = append(j, text);
+	free(text);
+	return ret;
+}
+
+int journal_done(struct journal *j)
+{
+	char *text = xasprintf("done %llu\n", (unsigned long long)j->ino);
+	int ret = append(j, text);
+
+	free(text);
+	if (ret == 0)
+		forget_dir(j);
+	return ret;
+}
+
+/* Split LINE at spaces into at most MAX words; how many. */
+static int words(char *line, char **w, int max)
+{
+	int n = 0;
+	char *save = NULL, *t;
+
+	for (t = strtok_r(line, " ", &save); t; t = strtok_r(NULL, " ", &save)) {
+		if (n == max)
+			return max + 1;
+		w[n++] = t;
+	}
+	return n;
+}
+
+/* SEC.NSEC, as journal_begin() writes it. */
+static bool timestamp(const char *s, struct timespec *ts)
+{
+	long long sec;
+	long nsec;
+	int end = 0;
+
+	if (sscanf(s, "%lld.%9ld%n", &sec, &nsec, &end) != 2 || s[end] ||
+	    nsec < 0)
+		return false;
+	ts->tv_sec = (time_t)sec;
+	ts->tv_nsec = nsec;
+	return true;
+}
+
+static bool number(const char *s, uint64_t *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtoull(s, &end, 10);
+	return *s && !*end && !errno;
+}
+
+/* One complete line: a record. */
+static int read_record(struct journal *j, char *line, bool *ready)
+{
+	char *w[6];
+	int n = words(line, w, 5);
+	uint64_t ino;
+	size_t len;
+
+	if (n == 3 && !strcmp(w[0], "gamepart-convert") && !strcmp(w[1], "1")) {
+		if (strcmp(w[2], "fail") && strcmp(w[2], "rename"))
+			return -1;
+		j->policy = !strcmp(w[2], "rename");
+		j->has_header = true;
+	} else if (n == 5 && !strcmp(w[0], "dir") && number(w[1], &ino)) {
+		forget_dir(j);
+		*ready = false;
+		j->path = unhex(w[2], &len);
+		if (!j->path || !timestamp(w[3], &j->times[0]) ||
+		    !timestamp(w[4], &j->times[1]))
+			return -1;
+		j->ino = ino;
+	} else if (n == 4 && !strcmp(w[0], "rename") && number(w[3], &ino)) {
+		struct rename *r;
+
+		if (!j->path || *ready)
+			return -1;
+		j->renames = xrealloc(j->renames,
+				      (j->nrenames + 1) * sizeof(*j->renames));
+		r = &j->renames[j->nrenames++];
+		memset(r, 0, sizeof(*r));
+		r->old = unhex(w[1], &r->oldlen);
+		r->new = unhex(w[2], &r->newlen);
+		r->ino = ino;
+		r->planned = true;
+		if (!r->old || !r->new)
+			return -1;
+	} else if (n == 1 && !strcmp(w[0], "ready")) {
+		if (!j->path)
+			return -1;
+		*ready = true;
+		j->in_flight = true;
+	} else if (n == 2 && !strcmp(w[0], "done") && number(w[1], &ino)) {
+		if (!j->path || ino != j->ino)
+			return -1;
+		forget_dir(j);
+		*ready = false;
+	} else {
+		return -1;
+	}
+	return 0;
+}
+
+int journal_read(struct journal *j)
+{
+	struct stat st;
+	char *buf, *line, *nl;
+	bool ready = false;
+	ssize_t n;
+
+	if (fstat(j->fd, &st) < 0)
+		return -1;
+	buf = xmalloc((size_t)st.st_size + 1);
+	n = pread(j->fd, buf, (size_t)st.st_size, 0);
+	if (n < 0) {
+		free(buf);
+		return -1;
+	}
+	buf[n] = '\0';
+	for (line = buf; (nl = strchr(line, '\n')); line = nl + 1) {
+		*nl = '\0';
+		if (read_record(j, line, &ready) < 0) {
+			free(buf);
+			errno = EINVAL;
+			return -1;
+		}
+	}
+	/* A block without "ready": nothing of it was done. */
+	if (!ready)
+		forget_dir(j);
+	free(buf);
+	return 0;
+}
+
+int journal_remove(struct journal *j, int workfd)
+{
+	if (unlinkat(workfd, CONVERT_JOURNAL, 0) < 0)
+		return -1;
+	journal_close(j);
+	return 0;
+}
+
+void journal_close(struct journal *j)
+{
+	forget_dir(j);
+	if (j->fd >= 0)
+		close(j->fd);
+	j->fd = -1;
+	j->fd_valid = false;
+}

@@ -1,0 +1,61 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * gamepart convert's journal: what it records so that an interrupted
+ * conversion can be finished (see cmd-convert.c).
+ */
+#ifndef GAMEPART_CONVERT_H
+#define GAMEPART_CONVERT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+/*
+ * The work directory of a conversion of the tree with inode INO is
+ * PARENT/.gamepart-convert.INO; it holds the journal and the temporary
+ * directories, and exists only while a conversion is under way.
+ */
+#define CONVERT_WORK_PREFIX	".gamepart-convert."
+#define CONVERT_JOURNAL		"journal"
+
+struct rename {
+	char *old, *new;
+	size_t oldlen, newlen;
+	uint64_t ino;
+	bool planned;		/* in the plan, not forced by a late arrival */
+};
+
+struct journal {
+	int fd;
+	bool fd_valid;
+	bool has_header;
+	int policy;		/* 0 fail, 1 rename */
+	/* The directory being converted: set by journal_begin() or read. */
+	bool in_flight;
+	char *path;
+	uint64_t ino;
+	struct timespec times[2];	/* its atime and mtime before */
+	struct rename *renames;
+	size_t nrenames;
+};
+
+void journal_init(struct journal *j);
+/* Open (creating it) and lock the journal in WORKFD: 0, or -errno
+   (-EWOULDBLOCK: another conversion holds it). */
+int journal_open(struct journal *j, int workfd);
+/* Read an existing journal: the policy and the directory in flight. */
+int journal_read(struct journal *j);
+/* The header, with the collision policy. */
+int journal_start(struct journal *j, bool rename_policy);
+/* Record, durably, the directory about to be converted and its plan. */
+int journal_begin(struct journal *j, const char *path, uint64_t ino,
+		  const struct timespec times[2],
+		  const struct rename *renames, size_t n);
+/* Record, durably, that it is converted. */
+int journal_done(struct journal *j);
+/* Remove the journal file; the lock goes with it. */
+int journal_remove(struct journal *j, int workfd);
+void journal_close(struct journal *j);
+
+#endif
