@@ -15,6 +15,7 @@
 #include <ext2fs/ext2_fs.h>
 
 #include "gamepart.h"
+#include "convert.h"
 #include "fold.h"
 #include "report.h"
 #include "target.h"
@@ -102,6 +103,12 @@ static int visit(void *ctx, const struct walk_dir *d)
 	for (i = 0; i < d->count; i++) {
 		const struct walk_entry *e = &d->entries[i];
 
+		if (e->is_dir && e->len > strlen(CONVERT_WORK_PREFIX) &&
+		    !memcmp(e->name, CONVERT_WORK_PREFIX,
+			    strlen(CONVERT_WORK_PREFIX)))
+			gp_warn("%s/%.*s: note: the work directory of an interrupted gamepart convert",
+				d->path, (int)e->len, e->name);
+
 		switch (fold_examine(c->folder, e->name, e->len, &cp)) {
 		case FOLD_INVALID:
 			report_invalid(c->report, e->name, e->len,
@@ -151,6 +158,9 @@ static int check_one(struct check *c, const char *arg)
 	if (target_open(t, arg, NULL, false) < 0)
 		return -1;
 	c->opened++;
+	if (t->kind == TARGET_ONLINE && convert_interrupted(t->dirfd))
+		gp_warn("%s: note: a conversion of it was interrupted; finish it with: gamepart convert --resume %s",
+			arg, arg);
 	c->folder = target_folder(t);
 	if (!c->folder) {
 		target_close(t);

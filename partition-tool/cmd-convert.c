@@ -117,7 +117,7 @@ struct convert {
 
 	/* GAMEPART_TEST_CRASH_AFTER: see crash_point(). */
 	long crash_after;
-	bool crash_poweroff;
+	enum { CRASH_KILL, CRASH_POWEROFF, CRASH_STOP } crash_mode;
 	long changes;
 };
 
@@ -125,19 +125,25 @@ struct convert {
  * Test hook: GAMEPART_TEST_CRASH_AFTER=N stops the program dead right
  * after its Nth change to the filesystem (a rename, mkdir, rmdir, flag or
  * journal record); N:poweroff powers the machine off instead, without
- * syncing (sysrq 'o', for the guest tests).  The crash tests spread N over
- * the changes a conversion makes; the phase is named on stderr first.
+ * syncing (sysrq 'o', for the guest tests), and N:stop stops the process
+ * (SIGSTOP) so that a test can change the filesystem under it and let it
+ * go on.  The crash tests spread N over the changes a conversion makes;
+ * the phase is named on stderr first.
  */
 static void crash_point(struct convert *c, const char *phase)
 {
 	int fd;
 
-	if (!c->crash_after || ++c->changes < c->crash_after)
+	if (!c->crash_after || ++c->changes != c->crash_after)
 		return;
 	/* For the test's account of which phases its stops hit. */
 	fprintf(stderr, "gamepart: convert: test crash after change %ld (%s)\n",
 		c->changes, phase);
-	if (c->crash_poweroff) {
+	if (c->crash_mode == CRASH_STOP) {
+		raise(SIGSTOP);
+		return;
+	}
+	if (c->crash_mode == CRASH_POWEROFF) {
 		fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
 		if (fd >= 0 && write(fd, "o", 1) == 1)
 			pause();
@@ -153,7 +159,8 @@ static void crash_setup(struct convert *c)
 	if (!v || !*v)
 		return;
 	c->crash_after = strtol(v, &end, 10);
-	c->crash_poweroff = !strcmp(end, ":poweroff");
+	c->crash_mode = !strcmp(end, ":poweroff") ? CRASH_POWEROFF :
+			!strcmp(end, ":stop") ? CRASH_STOP : CRASH_KILL;
 }
 
 /* ---- planning ---- */
@@ -452,41 +459,95 @@ static int refuse_unconvertible(struct convert *c)
 	return 0;
 }
 
-/*
- * Open (or, creating, make) the work directory and lock its journal.
- * Returns 1 when there is no work directory and CREATE is false.
- */
-static int open_work(struct convert *c, bool create)
+/* Lock the journal in the open work directory; -1 with a message. */
+static int lock_journal(struct convert *c, int workfd, const char *workname,
+			bool create)
 {
-	int ret;
+	int ret = journal_open(&c->journal, workfd, create);
 
-	c->workfd = open_dir_at(c->parentfd, c->workname);
-	if (c->workfd < 0 && errno == ENOENT) {
-		if (!create)
-			return 1;
-		if (mkdirat(c->parentfd, c->workname, 0700) < 0) {
-			gp_warn("%s/../%s: %s", c->arg, c->workname,
-				strerror(errno));
-			return -1;
-		}
-		crash_point(c, "work directory made");
-		c->workfd = open_dir_at(c->parentfd, c->workname);
-	}
-	if (c->workfd < 0) {
-		gp_warn("%s/../%s: %s", c->arg, c->workname, strerror(errno));
-		return -1;
-	}
-	ret = journal_open(&c->journal, c->workfd);
 	if (ret == -EWOULDBLOCK) {
 		gp_warn("%s: another conversion of this tree is in progress",
 			c->arg);
 		return -1;
 	}
 	if (ret < 0) {
-		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg,
-			c->workname, strerror(-ret));
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg, workname,
+			strerror(-ret));
 		return -1;
 	}
+	return 0;
+}
+
+/*
+ * Open the work directory of an earlier conversion and lock its journal:
+ * 0, 1 if there is none, -1 on an error (with a message).
+ */
+static int open_work(struct convert *c)
+{
+	c->workfd = open_dir_at(c->parentfd, c->workname);
+	if (c->workfd < 0 && errno == ENOENT)
+		return 1;
+	if (c->workfd < 0) {
+		gp_warn("%s/../%s: %s", c->arg, c->workname, strerror(errno));
+		return -1;
+	}
+	return lock_journal(c, c->workfd, c->workname, false);
+}
+
+/*
+ * Make the work directory with its journal's header in it, under a
+ * temporary name renamed into place: a work directory always has a
+ * journal that says which policy the conversion follows.  One left under
+ * the temporary name by a crash is removed first, unless a conversion
+ * holds its lock.
+ */
+static int make_work(struct convert *c)
+{
+	char newname[sizeof(c->workname) + 8];
+	int fd;
+
+	snprintf(newname, sizeof(newname), "%s.new", c->workname);
+	fd = open_dir_at(c->parentfd, newname);
+	if (fd >= 0) {
+		if (lock_journal(c, fd, newname, true) < 0) {
+			close(fd);
+			return -1;
+		}
+		journal_close(&c->journal);
+		if (unlinkat(fd, CONVERT_JOURNAL, 0) < 0 && errno != ENOENT) {
+			gp_warn("%s/../%s: %s", c->arg, newname, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		close(fd);
+		if (unlinkat(c->parentfd, newname, AT_REMOVEDIR) < 0) {
+			gp_warn("%s/../%s: %s", c->arg, newname, strerror(errno));
+			return -1;
+		}
+	}
+	if (mkdirat(c->parentfd, newname, 0700) < 0) {
+		gp_warn("%s/../%s: %s", c->arg, newname, strerror(errno));
+		return -1;
+	}
+	c->workfd = open_dir_at(c->parentfd, newname);
+	if (c->workfd < 0) {
+		gp_warn("%s/../%s: %s", c->arg, newname, strerror(errno));
+		return -1;
+	}
+	if (lock_journal(c, c->workfd, newname, true) < 0)
+		return -1;
+	if (journal_start(&c->journal, c->policy == ON_COLLISION_RENAME) < 0 ||
+	    fsync(c->workfd) < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg, newname,
+			strerror(errno));
+		return -1;
+	}
+	if (renameat2(c->parentfd, newname, c->parentfd, c->workname,
+		      RENAME_NOREPLACE) < 0 || fsync(c->parentfd) < 0) {
+		gp_warn("%s/../%s: %s", c->arg, c->workname, strerror(errno));
+		return -1;
+	}
+	crash_point(c, "work directory made");
 	return 0;
 }
 
@@ -632,8 +693,6 @@ static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
 	if (renameat2(tfd, name, dfd, to, RENAME_NOREPLACE) == 0) {
 		crash_point(c, "moving entries back");
 		c->moved++;
-		if (plan)
-			note_rename(c, path, plan);
 		return true;
 	}
 	if (errno != EEXIST || c->journal.policy != ON_COLLISION_RENAME) {
@@ -746,6 +805,17 @@ static int finish_dir(struct convert *c)
 	free_names(names);
 	if (i < n)
 		goto out;
+	/*
+	 * The planned renames made, before an interruption too: those whose
+	 * new name holds the inode the plan gave it.
+	 */
+	for (i = 0; i < j->nrenames; i++) {
+		const struct rename *r = &j->renames[i];
+
+		if (fstatat(dfd, r->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_ino == r->ino)
+			note_rename(c, path, r);
+	}
 	/* Its entries are back: so is its modification time. */
 	if (futimens(dfd, j->times) < 0) {
 		gp_warn("%s/%s: restoring its times: %s", c->arg, path,
@@ -976,15 +1046,8 @@ static int convert_tree(struct convert *c)
 		print_result(c, "nothing to do, every directory is casefolded");
 		return EXIT_NOTHING_FOUND;
 	}
-	if (!c->journal.fd_valid && open_work(c, true) < 0)
+	if (!c->journal.fd_valid && make_work(c) < 0)
 		return EXIT_TROUBLE;
-	if (!c->journal.has_header &&
-	    journal_start(&c->journal, c->policy == ON_COLLISION_RENAME) < 0) {
-		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg, c->workname,
-			strerror(errno));
-		return EXIT_TROUBLE;
-	}
-	crash_point(c, "journal started");
 	if (run_plan(c) < 0 || remove_work(c) < 0) {
 		print_result(c, "interrupted");
 		gp_warn("%s: the conversion stopped; once the cause is gone: gamepart convert --resume %s",
@@ -997,7 +1060,7 @@ static int convert_tree(struct convert *c)
 
 static int resume(struct convert *c)
 {
-	int ret = open_work(c, false);
+	int ret = open_work(c);
 
 	if (ret == 1) {
 		gp_warn("%s: no interrupted conversion to resume", c->arg);
@@ -1013,6 +1076,10 @@ static int resume(struct convert *c)
 	if (!c->policy_given)
 		c->policy = c->journal.policy;
 	c->journal.policy = c->policy;
+	/* What the interrupted run did is part of this one's report. */
+	for (size_t i = 0; i < c->journal.nhistory; i++)
+		note_rename(c, c->journal.history_dirs[i],
+			    &c->journal.history[i]);
 	/* The directory in flight, if its plan was complete. */
 	if (c->journal.in_flight && finish_dir(c) < 0) {
 		print_result(c, "interrupted");
@@ -1103,7 +1170,7 @@ int cmd_convert(int argc, char **argv)
 		ret = resume(&c);
 	} else {
 		/* A pending conversion must be resumed, not started over. */
-		ret = open_work(&c, false);
+		ret = open_work(&c);
 		if (ret == 0) {
 			gp_warn("%s: an interrupted conversion is pending; finish it with: gamepart convert --resume %s",
 				c.arg, c.arg);

@@ -31,6 +31,7 @@
 #include <ext2fs/ext2fs.h>
 
 #include "gamepart.h"
+#include "convert.h"
 #include "layout.h"
 #include "target.h"
 
@@ -192,6 +193,19 @@ static void print_fs(const struct target *t, const struct walk_fs *fi,
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
 }
 
+static bool dir_interrupted(const struct target *t, const char *path)
+{
+	int fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+			O_CLOEXEC);
+	bool ret;
+
+	if (fd < 0)
+		return false;
+	ret = convert_interrupted(fd);
+	close(fd);
+	return ret;
+}
+
 static int status(const struct target *t, const struct walk_fs *fi)
 {
 	struct layout l;
@@ -234,7 +248,10 @@ static int status(const struct target *t, const struct walk_fs *fi)
 		const char *p = l.dirs[i].path;
 		char *shown = prefix ? xasprintf("%s/%s", prefix, p) : xstrdup(p);
 
-		if (states[i] == DIR_PLAIN && l.dirs[i].casefold) {
+		if (t->kind == TARGET_ONLINE && dir_interrupted(t, p)) {
+			printf("%s: a conversion was interrupted: gamepart convert --resume %s\n",
+			       p, shown);
+		} else if (states[i] == DIR_PLAIN && l.dirs[i].casefold) {
 			if (t->kind == TARGET_OFFLINE)
 				printf("%s is not casefolded: gamepart convert --offline %s %s\n",
 				       p, t->arg, p);

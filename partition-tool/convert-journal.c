@@ -51,11 +51,18 @@ static void forget_dir(struct journal *j)
 	j->in_flight = false;
 }
 
-int journal_open(struct journal *j, int workfd)
+int journal_open(struct journal *j, int workfd, bool create)
 {
+	/*
+	 * Read-only: the lock needs no more, and between two records the
+	 * process holds nothing open for writing, so that a remount
+	 * read-only (the administrator's, or the kernel's after an error)
+	 * is not refused because of us.
+	 */
 	j->fd = openat(workfd, CONVERT_JOURNAL,
-		       O_RDWR | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC,
-		       0600);
+		       O_RDONLY | O_NOFOLLOW | O_CLOEXEC |
+		       (create ? O_CREAT : 0), 0600);
+	j->dirfd = workfd;
 	if (j->fd < 0)
 		return -errno;
 	if (flock(j->fd, LOCK_EX | LOCK_NB) < 0) {
@@ -119,18 +126,30 @@ static char *unhex(const char *h, size_t *len)
 static int append(struct journal *j, const char *text)
 {
 	size_t len = strlen(text), done = 0;
+	int fd, err;
 
+	fd = openat(j->dirfd, CONVERT_JOURNAL,
+		    O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
 	while (done < len) {
-		ssize_t n = write(j->fd, text + done, len - done);
+		ssize_t n = write(fd, text + done, len - done);
 
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
-			return -1;
+			goto fail;
 		}
 		done += (size_t)n;
 	}
-	return fsync(j->fd);
+	if (fsync(fd) < 0)
+		goto fail;
+	return close(fd);
+fail:
+	err = errno;
+	close(fd);
+	errno = err;
+	return -1;
 }
 
 int journal_start(struct journal *j, bool rename_policy)
@@ -280,8 +299,21 @@ static int read_record(struct journal *j, char *line, bool *ready)
 		*ready = true;
 		j->in_flight = true;
 	} else if (n == 2 && !strcmp(w[0], "done") && number(w[1], &ino)) {
-		if (!j->path || ino != j->ino)
+		size_t i;
+
+		if (!j->path || ino != j->ino || !*ready)
 			return -1;
+		j->history = xrealloc(j->history, (j->nhistory + j->nrenames) *
+				      sizeof(*j->history));
+		j->history_dirs = xrealloc(j->history_dirs,
+					   (j->nhistory + j->nrenames) *
+					   sizeof(*j->history_dirs));
+		for (i = 0; i < j->nrenames; i++) {
+			j->history[j->nhistory] = j->renames[i];
+			j->history_dirs[j->nhistory++] = xstrdup(j->path);
+		}
+		/* The names now belong to the history. */
+		j->nrenames = 0;
 		forget_dir(j);
 		*ready = false;
 	} else {
@@ -318,6 +350,10 @@ int journal_read(struct journal *j)
 	if (!ready)
 		forget_dir(j);
 	free(buf);
+	if (!j->has_header) {
+		errno = EINVAL;
+		return -1;
+	}
 	return 0;
 }
 
@@ -331,9 +367,41 @@ int journal_remove(struct journal *j, int workfd)
 
 void journal_close(struct journal *j)
 {
+	size_t i;
+
+	for (i = 0; i < j->nhistory; i++) {
+		free(j->history[i].old);
+		free(j->history[i].new);
+		free(j->history_dirs[i]);
+	}
+	free(j->history);
+	free(j->history_dirs);
+	j->history = NULL;
+	j->history_dirs = NULL;
+	j->nhistory = 0;
 	forget_dir(j);
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = -1;
 	j->fd_valid = false;
+}
+
+bool convert_interrupted(int dirfd)
+{
+	struct stat st;
+	char name[64];
+	bool found;
+	int parent;
+
+	if (fstat(dirfd, &st) < 0)
+		return false;
+	parent = openat(dirfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (parent < 0)
+		return false;
+	snprintf(name, sizeof(name), CONVERT_WORK_PREFIX "%llu",
+		 (unsigned long long)st.st_ino);
+	found = fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		S_ISDIR(st.st_mode);
+	close(parent);
+	return found;
 }

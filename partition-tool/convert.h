@@ -27,7 +27,8 @@ struct rename {
 };
 
 struct journal {
-	int fd;
+	int fd;			/* read-only: holds the lock */
+	int dirfd;		/* the work directory (not owned) */
 	bool fd_valid;
 	bool has_header;
 	int policy;		/* 0 fail, 1 rename */
@@ -38,13 +39,21 @@ struct journal {
 	struct timespec times[2];	/* its atime and mtime before */
 	struct rename *renames;
 	size_t nrenames;
+	/*
+	 * Read back: the renames of the directories recorded done, with
+	 * each one's directory, so that a resumed conversion reports them.
+	 */
+	struct rename *history;
+	char **history_dirs;
+	size_t nhistory;
 };
 
 void journal_init(struct journal *j);
-/* Open (creating it) and lock the journal in WORKFD: 0, or -errno
-   (-EWOULDBLOCK: another conversion holds it). */
-int journal_open(struct journal *j, int workfd);
-/* Read an existing journal: the policy and the directory in flight. */
+/* Open (CREATE: creating it) and lock the journal in WORKFD: 0, or
+   -errno (-EWOULDBLOCK: another conversion holds it). */
+int journal_open(struct journal *j, int workfd, bool create);
+/* Read an existing journal: the policy, the directory in flight and the
+   renames done; -1 (EINVAL) if it is not one. */
 int journal_read(struct journal *j);
 /* The header, with the collision policy. */
 int journal_start(struct journal *j, bool rename_policy);
@@ -57,5 +66,9 @@ int journal_done(struct journal *j);
 /* Remove the journal file; the lock goes with it. */
 int journal_remove(struct journal *j, int workfd);
 void journal_close(struct journal *j);
+
+/* Whether a conversion of the directory DIRFD was interrupted (its work
+   directory is still there). */
+bool convert_interrupted(int dirfd);
 
 #endif

@@ -1,0 +1,125 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# gamepart convert stopped dead, then --resume (patched kernel).  The
+# conversion is killed (SIGKILL) right after its Nth change to the
+# filesystem, N spread geometrically over all the changes it makes (the
+# read-only check before them is not a target), and the guest is also
+# powered off without a sync in the middle of one; each time --resume
+# must finish the job: the manifest is the one before with the reported
+# renames, every directory is +F, no work directory is left, e2fsck -fn
+# is clean.  Before the resume, check says that a conversion was
+# interrupted.  The phases the stops hit are reported.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/gamepart.sh"
+	tree=$guest_lib/library-tree
+	mnt=/tmp/mnt
+	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
+	not_f_dirs() {
+		find "$1" -type d -print0 | xargs -0 lsattr -d |
+			awk '$1 !~ /F/' | wc -l
+	}
+	# resumed DIR TAG: --resume DIR and check the result.
+	resumed() {
+		local lib=$1 tag=$2
+		"$gp" check $lib >/tmp/check.out 2>/tmp/check.err
+		grep -q "a conversion of it was interrupted" /tmp/check.err
+		ok $? "$tag: check says the conversion was interrupted"
+		"$gp" convert --resume --json $lib >/tmp/resume.json 2>/tmp/err
+		ok $? "$tag: --resume finishes" || diag "$(cat /tmp/err)"
+		"$tree" manifest $lib >/tmp/after.json
+		# The resumed run reports the renames of the interrupted one too.
+		"$tree" compare $mnt/before-$tag.json /tmp/after.json /tmp/resume.json >/tmp/diff
+		ok $? "$tag: the manifest is the one before, with the renames" ||
+			diag "$(head -n 20 /tmp/diff)"
+		is "$(not_f_dirs $lib)" 0 "$tag: every directory is +F"
+		[ -z "$(ls -A "$(dirname $lib)" | grep gamepart-convert)" ]
+		ok $? "$tag: no work directory is left"
+	}
+
+	case "$2" in
+	kill)
+		n=1 i=0
+		while :; do
+			i=$((i + 1))
+			lib=$mnt/kill-$i
+			mkdir $lib
+			"$tree" make $lib --big 150
+			"$tree" manifest $lib >$mnt/before-$i.json
+			# (The shell's "Killed" goes to /dev/null.)
+			{ GAMEPART_TEST_CRASH_AFTER=$n "$gp" convert \
+				--on-collision=rename --json $lib \
+				>/dev/null 2>/tmp/crash.err; } 2>/dev/null
+			status=$?
+			if [ $status -eq 0 ]; then
+				diag "change $n is past the last one: the conversion finished"
+				rm -rf $lib
+				break
+			fi
+			is $status 137 "stop after change $n: killed"
+			phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' /tmp/crash.err)
+			echo "$phase" >>/tmp/phases
+			resumed $lib $i
+			rm -rf $lib
+			# Every stop under make check-full (about 20), a few else.
+			if [ -n "${ALL-}" ]; then
+				n=$(( n * 13 / 10 + 1 ))
+			else
+				[ $i -ge "${STOPS:-4}" ] && break
+				n=$(( n * 6 + 1 ))
+			fi
+		done
+		diag "phases the stops hit: $(sort /tmp/phases | uniq -c | awk '{printf "%s%s x%d", (NR > 1 ? ", " : ""), substr($0, index($0, $2)), $1}')"
+		;;
+	poweroff-before)
+		lib=$mnt/power
+		mkdir $lib
+		"$tree" make $lib --big 150
+		"$tree" manifest $lib >$mnt/before-power.json
+		sync
+		GAMEPART_TEST_CRASH_AFTER=$3:poweroff "$gp" convert \
+			--on-collision=rename $lib
+		echo "not ok - the guest is still running after the power-off"
+		;;
+	poweroff-after)
+		resumed $mnt/power power
+		;;
+	esac
+	umount $mnt
+	if [ "$2" != poweroff-before ]; then
+		e2fsck -fn /dev/vda >/tmp/fsck 2>&1
+		ok $? "e2fsck -fn is clean" || diag "$(cat /tmp/fsck)"
+	fi
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/gamepart.sh"
+require_cmd mkfs.ext4
+gamepart_guest_setup
+make_casefold_image "$scratch/casefold.img" 256M
+if [ -n "${GAMEPART_FULL-}" ]; then
+	guest_run patched --env "GAMEPART=$gp" --env ALL=1 \
+		--disk "$scratch/casefold.img" -- kill
+	powers="40 300 900"
+else
+	guest_run patched --env "GAMEPART=$gp" --env STOPS=4 \
+		--disk "$scratch/casefold.img" -- kill
+	powers=300
+fi
+for n in $powers; do
+	cp --sparse=always "$scratch/casefold.img" "$scratch/power.img"
+	# The guest powers itself off: no exit status comes back.
+	"$vmrun" --kernel "$(kernel_image patched)" --env "GAMEPART=$gp" \
+		--disk "$scratch/power.img" -- "$0" --guest poweroff-before "$n" \
+		>"$scratch/power.out" 2>&1
+	phase=$(sed -n "s/.*test crash after change $n (\(.*\))\$/\1/p" "$scratch/power.out")
+	[ -n "$phase" ]
+	ok $? "power-off after change $n ($phase): the guest went down in the conversion" ||
+		diag "$(tail -n 5 "$scratch/power.out")"
+	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/power.img" -- \
+		poweroff-after
+done
+done_testing
