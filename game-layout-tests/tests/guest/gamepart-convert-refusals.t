@@ -6,7 +6,8 @@
 # command), a read-only mount, a tree with another filesystem mounted
 # inside, the root of a filesystem, too few free inodes, a conversion
 # pending without --resume, --resume with none pending, another conversion
-# holding the lock, a file.  Names a strict filesystem would refuse in a
+# holding the lock, a file.  status names a library directory whose
+# conversion was interrupted.  Names a strict filesystem would refuse in a
 # casefolded directory stop it with exit status 1.
 
 if [ "${1-}" = --guest ]; then
@@ -95,6 +96,16 @@ if [ "${1-}" = --guest ]; then
 	exec 9<&-
 	"$gp" convert --resume $mnt/lib >/dev/null
 	ok $? "once the lock is free, --resume finishes"
+
+	# status names a library directory whose conversion was interrupted.
+	small_tree $mnt/st/steamapps/common
+	{ GAMEPART_TEST_CRASH_AFTER=3 "$gp" convert $mnt/st/steamapps >/dev/null; } 2>/dev/null
+	"$gp" status $mnt/st >/tmp/out 2>&1
+	grep -qx "steamapps: a conversion was interrupted: gamepart convert --resume $mnt/st/steamapps" /tmp/out
+	ok $? "status says the conversion of steamapps was interrupted" ||
+		diag "$(cat /tmp/out)"
+	"$gp" convert --resume $mnt/st/steamapps >/dev/null
+	ok $? "and --resume finishes it"
 
 	mkdir $strict/lib
 	echo x >"$(printf "$strict/lib/bad-\xff.txt")"
