@@ -36,7 +36,7 @@ if [ "${1-}" = --guest ]; then
 	# temporary copy of the big directory's entries needs.
 	lib=$mnt/full
 	mkdir $lib
-	"$tree" make $lib --big 3000
+	"$tree" make $lib --big 1500
 	"$tree" manifest $lib >/tmp/before-enospc.json
 	bsize=$(stat -f -c %S $mnt)
 	free=$(stat -f -c %a $mnt)

@@ -16,7 +16,7 @@ if [ "${1-}" = --guest ]; then
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 	lib=$mnt/library
 	mkdir $lib
-	"$tree" make $lib --big "${BIG:-2000}"
+	"$tree" make $lib --big "${BIG:-800}"
 	"$tree" manifest $lib >/tmp/before.json
 	not_f_dirs() {
 		find $lib -type d -print0 | xargs -0 lsattr -d |
@@ -78,7 +78,7 @@ fi
 require_cmd mkfs.ext4
 gamepart_guest_setup
 make_casefold_image "$scratch/casefold.img" 512M
-big=2000
+big=800
 [ -n "${GAMEPART_FULL-}" ] && big=10000
 guest_run patched --env "GAMEPART=$gp" --env "BIG=$big" \
 	--disk "$scratch/casefold.img" --
