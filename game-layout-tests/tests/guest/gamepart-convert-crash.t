@@ -13,30 +13,14 @@
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
-	. "$guest_lib/gamepart.sh"
-	tree=$guest_lib/library-tree
-	mnt=/tmp/mnt
-	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
-	not_f_dirs() {
-		find "$1" -type d -print0 | xargs -0 lsattr -d |
-			awk '$1 !~ /F/' | wc -l
-	}
-	# resumed DIR TAG: --resume DIR and check the result.
-	resumed() {
-		local lib=$1 tag=$2
-		"$gp" check $lib >/tmp/check.out 2>/tmp/check.err
+	. "$guest_lib/convert.sh"
+	convert_mount
+	# after_crash LIB TAG: check notices, then --resume finishes.
+	after_crash() {
+		"$gp" check "$1" >/tmp/check.out 2>/tmp/check.err
 		grep -q "a conversion of it was interrupted" /tmp/check.err
-		ok $? "$tag: check says the conversion was interrupted"
-		"$gp" convert --resume --json $lib >/tmp/resume.json 2>/tmp/err
-		ok $? "$tag: --resume finishes" || diag "$(cat /tmp/err)"
-		"$tree" manifest $lib >/tmp/after.json
-		# The resumed run reports the renames of the interrupted one too.
-		"$tree" compare $mnt/before-$tag.json /tmp/after.json /tmp/resume.json >/tmp/diff
-		ok $? "$tag: the manifest is the one before, with the renames" ||
-			diag "$(head -n 20 /tmp/diff)"
-		is "$(not_f_dirs $lib)" 0 "$tag: every directory is +F"
-		[ -z "$(ls -A "$(dirname $lib)" | grep gamepart-convert)" ]
-		ok $? "$tag: no work directory is left"
+		ok $? "$2: check says the conversion was interrupted"
+		resumed "$2" "$1" $mnt/before-$2.json
 	}
 
 	case "$2" in
@@ -61,7 +45,7 @@ if [ "${1-}" = --guest ]; then
 			is $status 137 "stop after change $n: killed"
 			phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' /tmp/crash.err)
 			echo "$phase" >>/tmp/phases
-			resumed $lib $i
+			after_crash $lib $i
 			rm -rf $lib
 			# Every stop under make check-full (about 20), a few else.
 			if [ -n "${ALL-}" ]; then
@@ -84,31 +68,22 @@ if [ "${1-}" = --guest ]; then
 		echo "not ok - the guest is still running after the power-off"
 		;;
 	poweroff-after)
-		resumed $mnt/power power
+		after_crash $mnt/power power
 		;;
 	esac
-	umount $mnt
-	if [ "$2" != poweroff-before ]; then
-		e2fsck -fn /dev/vda >/tmp/fsck 2>&1
-		ok $? "e2fsck -fn is clean" || diag "$(cat /tmp/fsck)"
-	fi
+	unmount_and_fsck
 	done_testing
 	exit
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_cmd mkfs.ext4
-gamepart_guest_setup
-make_casefold_image "$scratch/casefold.img" 256M
 if [ -n "${GAMEPART_FULL-}" ]; then
-	guest_run patched --env "GAMEPART=$gp" --env ALL=1 \
-		--disk "$scratch/casefold.img" -- kill
+	gamepart_on_casefold_image 256M --env ALL=1 -- kill
 	powers="40 300 900"
 else
 	# The power-off costs two boots: make check-full only.
-	guest_run patched --env "GAMEPART=$gp" --env STOPS=4 \
-		--disk "$scratch/casefold.img" -- kill
+	gamepart_on_casefold_image 256M --env STOPS=4 -- kill
 	powers=
 fi
 for n in $powers; do

@@ -12,9 +12,8 @@
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
-	. "$guest_lib/gamepart.sh"
-	tree=$guest_lib/library-tree
-	mnt=/tmp/mnt plain=/tmp/plain tiny=/tmp/tiny strict=/tmp/strict
+	. "$guest_lib/convert.sh"
+	plain=/tmp/plain tiny=/tmp/tiny strict=/tmp/strict
 	mount_disk /dev/vda $mnt && mount_disk /dev/vdb $plain &&
 		mount_disk /dev/vdc $tiny && mount_disk /dev/vdd $strict ||
 		{ echo "not ok - mount the disks"; exit 1; }

@@ -1,0 +1,48 @@
+# SPDX-License-Identifier: GPL-2.0
+# Guest side of the gamepart convert tests (sourced after guest.sh): the
+# casefold disk mounted at $mnt, the library generator $tree, and the
+# checks every conversion must pass.
+
+. "$guest_lib/gamepart.sh"
+tree=$guest_lib/library-tree
+mnt=/tmp/mnt
+
+# convert_mount: /dev/vda at $mnt, or the test ends.
+convert_mount() {
+	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
+}
+
+# not_f_dirs DIR: how many directories under DIR lack +F.
+not_f_dirs() {
+	find "$1" -type d -print0 | xargs -0 lsattr -d | awk '$1 !~ /F/' | wc -l
+}
+
+# converted TAG LIB BEFORE JSON [--except PREFIX]: LIB is the manifest
+# BEFORE with the renames JSON (convert --json) reports, every directory
+# of it is +F, and no work directory is left beside it.
+converted() {
+	local tag=$1 lib=$2 before=$3 json=$4
+	shift 4
+	"$tree" manifest "$lib" >/tmp/after.json
+	"$tree" compare "$@" "$before" /tmp/after.json "$json" >/tmp/diff
+	ok $? "$tag: the manifest is the one before, with the reported renames" ||
+		diag "$(head -n 20 /tmp/diff)"
+	is "$(not_f_dirs "$lib")" 0 "$tag: every directory is +F"
+	[ -z "$(ls -A "$(dirname "$lib")" | grep gamepart-convert)" ]
+	ok $? "$tag: no work directory is left"
+}
+
+# resumed TAG LIB BEFORE: --resume LIB finishes, and LIB is converted.
+resumed() {
+	"$gp" convert --resume --json "$2" >/tmp/resume.json 2>/tmp/err
+	ok $? "$1: --resume finishes" || diag "$(cat /tmp/err)"
+	# The resumed run reports the renames of the interrupted one too.
+	converted "$1" "$2" "$3" /tmp/resume.json
+}
+
+# unmount_and_fsck: e2fsck -fn of the disk is clean once unmounted.
+unmount_and_fsck() {
+	umount $mnt
+	e2fsck -fn /dev/vda >/tmp/fsck 2>&1
+	ok $? "e2fsck -fn is clean" || diag "$(cat /tmp/fsck)"
+}
