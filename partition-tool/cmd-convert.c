@@ -117,6 +117,8 @@ struct convert {
 
 	/* GAMEPART_TEST_CRASH_AFTER: see crash_point(). */
 	long crash_after;
+	const char *crash_phase;	/* or at the first change of this phase */
+	char crash_phase_buf[64];
 	enum { CRASH_KILL, CRASH_POWEROFF, CRASH_STOP } crash_mode;
 	long changes;
 };
@@ -124,18 +126,26 @@ struct convert {
 /*
  * Test hook: GAMEPART_TEST_CRASH_AFTER=N stops the program dead right
  * after its Nth change to the filesystem (a rename, mkdir, rmdir, flag or
- * journal record); N:poweroff powers the machine off instead, without
- * syncing (sysrq 'o', for the guest tests), and N:stop stops the process
- * (SIGSTOP) so that a test can change the filesystem under it and let it
- * go on.  The crash tests spread N over the changes a conversion makes;
+ * journal record), or, given a phase's name instead of N, after the
+ * first change of that phase.  A ":poweroff" suffix powers the machine
+ * off instead, without syncing (sysrq 'o', for the guest tests), and
+ * ":stop" stops the process (SIGSTOP) so that a test can change the
+ * filesystem under it and let it go on.  The crash tests spread N over
+ * the changes a conversion makes;
  * the phase is named on stderr first.
  */
 static void crash_point(struct convert *c, const char *phase)
 {
 	int fd;
 
-	if (!c->crash_after || ++c->changes != c->crash_after)
+	++c->changes;
+	if (c->crash_phase) {
+		if (strcmp(phase, c->crash_phase))
+			return;
+		c->crash_phase = NULL;
+	} else if (!c->crash_after || c->changes != c->crash_after) {
 		return;
+	}
 	/* For the test's account of which phases its stops hit. */
 	fprintf(stderr, "gamepart: convert: test crash after change %ld (%s)\n",
 		c->changes, phase);
@@ -159,8 +169,20 @@ static void crash_setup(struct convert *c)
 	if (!v || !*v)
 		return;
 	c->crash_after = strtol(v, &end, 10);
-	c->crash_mode = !strcmp(end, ":poweroff") ? CRASH_POWEROFF :
-			!strcmp(end, ":stop") ? CRASH_STOP : CRASH_KILL;
+	if (end == v) {
+		/* A phase: the first change of that phase. */
+		c->crash_phase = c->crash_phase_buf;
+		snprintf(c->crash_phase_buf, sizeof(c->crash_phase_buf), "%s", v);
+		end = strrchr(c->crash_phase_buf, ':');
+		if (end)
+			*end++ = '\0';
+		else
+			end = "";
+	}
+	c->crash_mode = !strcmp(end, "poweroff") || !strcmp(end, ":poweroff") ?
+			CRASH_POWEROFF :
+			!strcmp(end, "stop") || !strcmp(end, ":stop") ?
+			CRASH_STOP : CRASH_KILL;
 }
 
 /* ---- planning ---- */
@@ -822,6 +844,13 @@ static int finish_dir(struct convert *c)
 			strerror(errno));
 		goto out;
 	}
+	/*
+	 * Closed first: a removed directory still open would keep the
+	 * filesystem from being remounted read-only (EBUSY) for as long as
+	 * the process lives, stopped or not.
+	 */
+	close(tfd);
+	tfd = -1;
 	if (unlinkat(c->workfd, tmpname, AT_REMOVEDIR) < 0) {
 		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
 			strerror(errno));

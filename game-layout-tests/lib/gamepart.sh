@@ -58,22 +58,15 @@ gamepart_guest_setup() {
 	make_scratch
 }
 
-# gamepart_on_casefold_image SIZE [GUEST_RUN_OPTIONS...] [-- ARGS...]: the
+# gamepart_on_casefold_image SIZE [GUEST_RUN_OPTIONS...] -- [ARGS...]: the
 # host side of a test whose guest side works on one casefold image of
 # SIZE ($scratch/casefold.img, /dev/vda in the guest), on the patched
 # kernel with the gamepart under test.
 gamepart_on_casefold_image() {
 	local size=$1
 	shift
-	local opts=()
-	while [ $# -gt 0 ] && [ "$1" != -- ]; do
-		opts+=("$1")
-		shift
-	done
-	[ $# -gt 0 ] && shift
 	require_cmd mkfs.ext4
 	gamepart_guest_setup
 	make_casefold_image "$scratch/casefold.img" "$size"
-	guest_run patched --env "GAMEPART=$gp" "${opts[@]}" \
-		--disk "$scratch/casefold.img" -- "$@"
+	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" "$@"
 }

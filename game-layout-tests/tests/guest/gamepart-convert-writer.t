@@ -107,5 +107,5 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-gamepart_on_casefold_image 256M
+gamepart_on_casefold_image 256M --
 done_testing

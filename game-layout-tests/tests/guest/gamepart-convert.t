@@ -64,5 +64,5 @@ fi
 . "$tests_lib/gamepart.sh"
 big=800
 [ -n "${GAMEPART_FULL-}" ] && big=10000
-gamepart_on_casefold_image 512M --env "BIG=$big"
+gamepart_on_casefold_image 512M --env "BIG=$big" --
 done_testing
