@@ -84,7 +84,6 @@ enum policy { ON_COLLISION_FAIL, ON_COLLISION_RENAME };
 struct plan_dir {
 	char *path;		/* relative to PATH; "." for PATH itself */
 	uint64_t ino;
-	size_t count;		/* entries when checked */
 	struct rename *renames;
 	size_t nrenames;
 };
@@ -343,7 +342,6 @@ static int visit(void *ctx, const struct walk_dir *d)
 	memset(pd, 0, sizeof(*pd));
 	pd->path = xstrdup(d->path);
 	pd->ino = d->ino;
-	pd->count = d->count;
 	c->walking = d;
 	fold_groups(c->folder, d->entries, d->count, on_group, c);
 	c->walking = NULL;
@@ -1075,7 +1073,7 @@ static int convert_tree(struct convert *c)
 		print_result(c, "nothing to do, every directory is casefolded");
 		return EXIT_NOTHING_FOUND;
 	}
-	if (!c->journal.fd_valid && make_work(c) < 0)
+	if (c->journal.fd < 0 && make_work(c) < 0)
 		return EXIT_TROUBLE;
 	if (run_plan(c) < 0 || remove_work(c) < 0) {
 		print_result(c, "interrupted");

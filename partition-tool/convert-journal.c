@@ -72,7 +72,6 @@ int journal_open(struct journal *j, int workfd, bool create)
 		j->fd = -1;
 		return -err;
 	}
-	j->fd_valid = true;
 	return 0;
 }
 
@@ -383,7 +382,6 @@ void journal_close(struct journal *j)
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = -1;
-	j->fd_valid = false;
 }
 
 bool convert_interrupted(int dirfd)

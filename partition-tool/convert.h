@@ -29,7 +29,6 @@ struct rename {
 struct journal {
 	int fd;			/* read-only: holds the lock */
 	int dirfd;		/* the work directory (not owned) */
-	bool fd_valid;
 	bool has_header;
 	int policy;		/* 0 fail, 1 rename */
 	/* The directory being converted: set by journal_begin() or read. */
