@@ -9,10 +9,14 @@
  * component, so the lookup is what is measured), LOOKUPS times per round,
  * and prints the best round of each kind, in nanoseconds per lookup:
  *
- *   repeat-miss  the same missing name again and again (the cached path)
+ *   repeat-miss  the same missing names again and again (the cached path)
  *   first-miss   a different missing name each time
- *   hit-exact    an existing name, spelt as it was created
- *   hit-case     the same name in upper case (a hit only where casefolded)
+ *   hit-exact    existing names, spelt as they were created
+ *   hit-case     the same names in upper case (a hit only where casefolded)
+ *
+ * The repeated names are a set of FIXED_NAMES taken in turn: the cost of
+ * one name depends on the dcache hash chain it falls in, so one name
+ * alone would measure its chain's luck, differently in each directory.
  *
  * Rounds are numbered from FIRST (default 0); the first-miss names of a
  * round carry its number, so that a later run with another FIRST looks up
@@ -62,11 +66,17 @@ static int populate(const char *dir, long count)
 	return 0;
 }
 
-/* One round: LOOKUPS lookups, names from NAME(i); ns per lookup. */
-static double round_ns(int dirfd, long lookups, const char *fixed,
+#define FIXED_NAMES 16
+
+/*
+ * One round: LOOKUPS lookups, of the FIXED_NAMES names FIXED in turn, or
+ * else of FMT(ROUND, i); ns per lookup.
+ */
+static double round_ns(int dirfd, long lookups, char (*fixed)[64],
 		       const char *fmt, long round, int want_found)
 {
 	char name[64];
+	const char *look;
 	struct stat st;
 	double start;
 	long i;
@@ -74,12 +84,15 @@ static double round_ns(int dirfd, long lookups, const char *fixed,
 
 	start = now_ns();
 	for (i = 0; i < lookups; i++) {
-		if (!fixed)
+		if (fixed) {
+			look = fixed[i % FIXED_NAMES];
+		} else {
 			snprintf(name, sizeof(name), fmt, round, i);
-		found = fstatat(dirfd, fixed ? fixed : name, &st, 0) == 0;
+			look = name;
+		}
+		found = fstatat(dirfd, look, &st, 0) == 0;
 		if (found != want_found && want_found >= 0) {
-			fprintf(stderr, "lookup-bench: %s: %s\n",
-				fixed ? fixed : name,
+			fprintf(stderr, "lookup-bench: %s: %s\n", look,
 				found ? "unexpectedly found" : strerror(errno));
 			exit(1);
 		}
@@ -94,6 +107,8 @@ int main(int argc, char **argv)
 	static const char *const kinds[4] = {
 		"repeat-miss", "first-miss", "hit-exact", "hit-case"
 	};
+	static char missing[FIXED_NAMES][64], exact[FIXED_NAMES][64],
+		    upper[FIXED_NAMES][64];
 	int c, k, dirfd;
 
 	if (argc == 4 && !strcmp(argv[1], "populate"))
@@ -121,16 +136,21 @@ int main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	for (k = 0; k < FIXED_NAMES; k++) {
+		snprintf(missing[k], sizeof(missing[k]), "missing-file-%02d.dll", k);
+		snprintf(exact[k], sizeof(exact[k]), "file-%06d.dat", k);
+		snprintf(upper[k], sizeof(upper[k]), "FILE-%06d.DAT", k);
+	}
 	for (r = 0; r < rounds; r++) {
 		double t[4];
 
-		t[0] = round_ns(dirfd, lookups, "missing-file.dll", NULL, r, 0);
+		t[0] = round_ns(dirfd, lookups, missing, NULL, r, 0);
 		/* Fewer: each one may read the directory's blocks. */
 		t[1] = round_ns(dirfd, lookups / 10, NULL,
 				"miss-%ld-%ld.dll", first + r, 0);
-		t[2] = round_ns(dirfd, lookups, "file-000000.dat", NULL, r, 1);
+		t[2] = round_ns(dirfd, lookups, exact, NULL, r, 1);
 		/* Found in a casefolded directory only: not checked. */
-		t[3] = round_ns(dirfd, lookups, "FILE-000000.DAT", NULL, r, -1);
+		t[3] = round_ns(dirfd, lookups, upper, NULL, r, -1);
 		for (k = 0; k < 4; k++)
 			if (!r || t[k] < best[k])
 				best[k] = t[k];
