@@ -111,8 +111,8 @@ check: guest
 check-full: guest kernel-debug
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
 	@mkdir -p $(BUILD)/valgrind
-	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite "%s" "$$@"\n' \
-		$(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
+	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \
+		$(CURDIR)/$(TESTS)/lib/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
 	GAMEPART_FULL=1 $(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest \

@@ -34,10 +34,15 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
+#include <spawn.h>
 
+#include <et/com_err.h>
 #include <json-c/json.h>
 #include <linux/fs.h>
 #include <linux/openat2.h>
+
+#include <e2p/e2p.h>
 
 #include "gamepart.h"
 #include "convert.h"
@@ -54,12 +59,21 @@ static void usage(FILE *out)
 {
 	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename]\n"
 	      "                        [--resume] [--json] PATH\n"
+	      "       gamepart convert --offline [--undo-file=FILE] [--dry-run]\n"
+	      "                        [--on-collision=fail|rename] [--resume] [--json]\n"
+	      "                        TARGET [DIR...]\n"
 	      "\n"
 	      "Make every directory under PATH (on a mounted ext4 filesystem with\n"
 	      "the casefold feature) case-insensitive, in place.  The tree is\n"
 	      "checked first; entries are moved, never copied, and keep their\n"
 	      "inodes.  A journal beside PATH lets an interrupted conversion be\n"
 	      "finished with --resume.\n"
+	      "\n"
+	      "With --offline, TARGET is an unmounted device or image: the casefold\n"
+	      "feature is turned on if it is off, and every directory under each DIR\n"
+	      "(a path inside the filesystem, / if none) is made case-insensitive\n"
+	      "and its hash index rebuilt, every write saved first to an undo file\n"
+	      "that e2undo replays.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -n, --dry-run          print the plan and the report, change nothing\n"
@@ -69,6 +83,12 @@ static void usage(FILE *out)
 	      "                         sorts first and rename the others to\n"
 	      "                         'STEM (case conflict N).EXT'\n"
 	      "      --resume           finish an interrupted conversion of PATH\n"
+	      "                         (offline: roll it back with e2undo, then\n"
+	      "                         convert again)\n"
+	      "      --offline          convert an unmounted TARGET through libext2fs\n"
+	      "      --undo-file=FILE   offline: the undo file (default\n"
+	      "                         gamepart-convert-NAME.e2undo in\n"
+	      "                         $E2FSPROGS_UNDO_DIR or the current directory)\n"
 	      "  -j, --json             print the report as JSON\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
@@ -95,6 +115,17 @@ struct convert {
 	struct report *report;
 	enum policy policy;
 	bool policy_given, dry_run, json, resume;
+
+	/* Offline: the directories named (paths inside the filesystem), the
+	   one being walked, and the directories already planned. */
+	bool offline;
+	const char *undo_file;
+	char *undo_default;
+	char **roots;
+	size_t nroots;
+	const char *root_path;
+	ext2fs_inode_bitmap planned;
+	bool enable_casefold;	/* the feature is off: turn it on */
 
 	struct plan_dir *dirs;
 	size_t ndirs, capdirs;
@@ -304,17 +335,41 @@ static void on_group(void *ctx, const struct walk_entry *const *group,
 	free(sorted);
 }
 
+/*
+ * The path a report gives for a directory: online relative to PATH,
+ * offline absolute inside the filesystem.
+ */
+static char *plan_path(const struct convert *c, const char *path)
+{
+	const char *root = c->root_path;
+
+	if (!root)
+		return xstrdup(path);
+	if (!strcmp(path, "."))
+		return xstrdup(root);
+	return xasprintf("%s/%s", strcmp(root, "/") ? root : "", path);
+}
+
 static int visit(void *ctx, const struct walk_dir *d)
 {
 	struct convert *c = ctx;
 	struct plan_dir *pd;
+	char *path;
 	uint32_t cp;
 	size_t i;
 
-	report_dir(c->report, d->path, d->casefolded);
+	/* Offline, two DIRs may share a subtree. */
+	if (c->planned) {
+		if (ext2fs_test_inode_bitmap2(c->planned, d->ino))
+			return 0;
+		ext2fs_mark_inode_bitmap2(c->planned, d->ino);
+	}
+	path = plan_path(c, d->path);
+	report_dir(c->report, path, d->casefolded);
 	report_scanned(c->report, d->count);
 	if (d->casefolded) {
 		c->casefolded++;
+		free(path);
 		return 0;
 	}
 	for (i = 0; i < d->count; i++) {
@@ -340,7 +395,7 @@ static int visit(void *ctx, const struct walk_dir *d)
 	}
 	pd = &c->dirs[c->ndirs++];
 	memset(pd, 0, sizeof(*pd));
-	pd->path = xstrdup(d->path);
+	pd->path = path;
 	pd->ino = d->ino;
 	c->walking = d;
 	fold_groups(c->folder, d->entries, d->count, on_group, c);
@@ -370,11 +425,38 @@ static void free_plan(struct convert *c)
 static int plan(struct convert *c)
 {
 	struct walk_result res = { 0 };
+	size_t i;
 
 	free_plan(c);
 	report_free(c->report);
 	c->report = report_new();
-	walk_target(&c->target, visit, c, &res);
+	if (!c->offline) {
+		walk_target(&c->target, visit, c, &res);
+	} else {
+		ext2fs_clear_inode_bitmap(c->planned);
+		for (i = 0; i < c->nroots; i++) {
+			struct walk_result one;
+			errcode_t err;
+
+			c->root_path = c->roots[i];
+			err = ext2fs_namei(c->target.fs, EXT2_ROOT_INO,
+					   EXT2_ROOT_INO, c->roots[i],
+					   &c->target.ino);
+			if (!err)
+				err = ext2fs_check_directory(c->target.fs,
+							     c->target.ino);
+			if (err) {
+				gp_warn("%s: %s: %s", c->arg, c->roots[i],
+					err == EXT2_ET_FILE_NOT_FOUND ?
+					strerror(ENOENT) : error_message(err));
+				return -1;
+			}
+			walk_target(&c->target, visit, c, &one);
+			res.errors += one.errors;
+			res.skipped += one.skipped;
+			res.mounts += one.mounts;
+		}
+	}
 	if (res.mounts) {
 		gp_warn("%s: %lu other filesystem%s mounted inside the tree, nothing changed",
 			c->arg, res.mounts, res.mounts == 1 ? " is" : "s are");
@@ -986,8 +1068,12 @@ static int print_result(struct convert *c, const char *outcome)
 				       json_object_new_int64((int64_t)c->ndirs));
 		json_object_object_add(conv, "directories_converted",
 				       json_object_new_int64((int64_t)c->converted));
-		json_object_object_add(conv, "entries_moved_back",
+		json_object_object_add(conv, c->offline ? "entries_relinked" :
+				       "entries_moved_back",
 				       json_object_new_int64((int64_t)c->moved));
+		if (c->offline && !c->dry_run)
+			json_object_object_add(conv, "undo_file",
+					       json_object_new_string(c->undo_file));
 		if (c->dry_run) {
 			for (i = 0; i < c->ndirs; i++)
 				for (j = 0; j < c->dirs[i].nrenames; j++)
@@ -1023,9 +1109,10 @@ static int print_result(struct convert *c, const char *outcome)
 	} else {
 		for (i = 0; i < c->ndone; i++)
 			print_rename(c->done_dirs[i], &c->done_renames[i], true);
-		printf("%s: %zu director%s converted, %zu entr%s moved back, %zu renamed\n",
+		printf("%s: %zu director%s converted, %zu entr%s %s, %zu renamed\n",
 		       outcome, c->converted, c->converted == 1 ? "y" : "ies",
-		       c->moved, c->moved == 1 ? "y" : "ies", c->ndone);
+		       c->moved, c->moved == 1 ? "y" : "ies",
+		       c->offline ? "relinked" : "moved back", c->ndone);
 	}
 	return ferror(stdout) ? -1 : 0;
 }
@@ -1043,11 +1130,13 @@ static int parse_policy(const char *arg, enum policy *p)
 	return 0;
 }
 
-/* Check, then convert; the exit status. */
-static int convert_tree(struct convert *c)
+/*
+ * After planning: the exit status if the plan stops here (names that
+ * cannot be kept, collisions under the fail policy, a dry run), or -1
+ * to go on and change the filesystem.
+ */
+static int stop_before_changes(struct convert *c)
 {
-	if (plan(c) < 0)
-		return EXIT_TROUBLE;
 	if (c->refused) {
 		print_result(c, "stopped");
 		gp_warn("%s: %zu name%s that a strict casefolded directory refuses, nothing changed",
@@ -1069,6 +1158,19 @@ static int convert_tree(struct convert *c)
 	if (c->dry_run)
 		return print_result(c, "dry run") < 0 ? EXIT_TROUBLE :
 		       EXIT_NOTHING_FOUND;
+	return -1;
+}
+
+/* Check, then convert; the exit status. */
+static int convert_tree(struct convert *c)
+{
+	int ret;
+
+	if (plan(c) < 0)
+		return EXIT_TROUBLE;
+	ret = stop_before_changes(c);
+	if (ret >= 0)
+		return ret;
 	if (!c->ndirs && !c->resume) {
 		print_result(c, "nothing to do, every directory is casefolded");
 		return EXIT_NOTHING_FOUND;
@@ -1115,13 +1217,322 @@ static int resume(struct convert *c)
 	return convert_tree(c);
 }
 
+/* ---- offline ---- */
+
+static void offline_step(void *ctx, const char *phase)
+{
+	struct convert *c = ctx;
+
+	if (!strcmp(phase, "entries linked"))
+		c->moved++;
+	crash_point(c, phase);
+}
+
+/* Run an e2fsprogs program, its output on stderr; its exit status, or -1. */
+static int run_tool(char *const argv[])
+{
+	extern char **environ;
+	posix_spawn_file_actions_t fa;
+	int status, err;
+	pid_t pid;
+
+	fflush(stdout);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
+	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (err) {
+		gp_warn("%s: %s", argv[0], strerror(err));
+		return -1;
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			gp_warn("%s: %s", argv[0], strerror(errno));
+			return -1;
+		}
+	}
+	if (!WIFEXITED(status)) {
+		gp_warn("%s: killed by signal %d", argv[0], WTERMSIG(status));
+		return -1;
+	}
+	return WEXITSTATUS(status);
+}
+
+/* Roll an interrupted offline conversion back through its undo file. */
+static int roll_back(struct convert *c)
+{
+	char *undo[] = { "e2undo", (char *)c->undo_file, (char *)c->arg, NULL };
+	char *fsck[] = { "e2fsck", "-fp", (char *)c->arg, NULL };
+	int st;
+
+	gp_warn("%s: rolling the interrupted conversion back: e2undo %s %s",
+		c->arg, c->undo_file, c->arg);
+	st = run_tool(undo);
+	if (st) {
+		if (st > 0)
+			gp_warn("%s: e2undo failed (exit status %d); nothing more changed (if it found the superblock changed, the run was stopped right after writing it: e2undo -f %s %s replays the file anyway)",
+				c->arg, st, c->undo_file, c->arg);
+		return -1;
+	}
+	/*
+	 * e2undo marks a filesystem rolled back from an unfinished undo file
+	 * as needing a check; after a whole roll-back it finds it clean.
+	 */
+	st = run_tool(fsck);
+	if (st < 0 || st > 1) {
+		if (st > 1)
+			gp_warn("%s: e2fsck -fp after the roll-back: exit status %d; check it by hand: e2fsck -f %s",
+				c->arg, st, c->arg);
+		return -1;
+	}
+	if (unlink(c->undo_file) < 0) {
+		gp_warn("%s: %s", c->undo_file, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* Before the filesystem is opened for writing: the undo file's story. */
+static int check_undo_file(struct convert *c)
+{
+	int state = undo_file_state(c->undo_file);
+
+	if (state < 0) {
+		gp_warn("%s: %s", c->undo_file, errno == EINVAL ?
+			"exists and is not an undo file, nothing changed" :
+			strerror(errno));
+		return -1;
+	}
+	if (c->dry_run) {
+		if (state == UNDO_UNFINISHED)
+			gp_warn("%s: note: an interrupted conversion left %s; what is read may be half converted",
+				c->arg, c->undo_file);
+		return 0;
+	}
+	if (state == UNDO_UNFINISHED && !c->resume) {
+		gp_warn("%s: an interrupted conversion left %s; finish it with: gamepart convert --offline --resume %s (or roll it back with: e2undo %s %s)",
+			c->arg, c->undo_file, c->arg, c->undo_file, c->arg);
+		return -1;
+	}
+	if (state != UNDO_UNFINISHED && c->resume) {
+		gp_warn("%s: no interrupted conversion to resume (no unfinished %s)",
+			c->arg, c->undo_file);
+		return -1;
+	}
+	return state == UNDO_UNFINISHED ? roll_back(c) : 0;
+}
+
+/* Refusals that need the open filesystem. */
+static int refuse_offline(struct convert *c)
+{
+	struct ext2_super_block *sb = c->target.fs->super;
+
+	if (c->dry_run)
+		return 0;
+	if (!(sb->s_state & EXT2_VALID_FS) || (sb->s_state & EXT2_ERROR_FS)) {
+		gp_warn("%s: not cleanly unmounted, or has errors; run e2fsck -f %s first",
+			c->arg, c->arg);
+		return -1;
+	}
+	/* Rebuilt directories change their owners' block counts. */
+	if (ext2fs_has_feature_quota(sb)) {
+		gp_warn("%s: the quota feature is on, and offline conversion does not update quota usage; convert the mounted tree instead",
+			c->arg);
+		return -1;
+	}
+	if (ext2fs_has_feature_inline_data(sb)) {
+		gp_warn("%s: the inline_data feature is on, and offline conversion does not rebuild inline directories; convert the mounted tree instead",
+			c->arg);
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Convert the planned directories.  A failure leaves the undo file
+ * unfinished, for --resume; the filesystem stays marked not clean.
+ */
+static int run_offline(struct convert *c)
+{
+	ext2_filsys fs = c->target.fs;
+	errcode_t err = 0;
+	size_t i, j;
+
+	/* Until the end, fsck must look at it before anything mounts it. */
+	fs->super->s_state &= ~EXT2_VALID_FS;
+	if (c->enable_casefold)
+		err = offline_enable_casefold(fs);
+	ext2fs_mark_super_dirty(fs);
+	if (!err)
+		err = ext2fs_flush(fs);
+	if (err) {
+		gp_warn("%s: %s", c->arg, error_message(err));
+		return -1;
+	}
+	/*
+	 * No crash point here: until the next block's undo record, the undo
+	 * file's copy of the superblock is the one before this flush, and
+	 * e2undo refuses to replay it onto the new one without -f.
+	 */
+
+	for (i = 0; i < c->ndirs; i++) {
+		struct plan_dir *pd = &c->dirs[i];
+
+		err = offline_convert_dir(fs, pd->ino, pd->renames,
+					  pd->nrenames, offline_step, c);
+		if (err) {
+			gp_warn("%s: %s: %s", c->arg, pd->path,
+				error_message(err));
+			return -1;
+		}
+		c->converted++;
+		for (j = 0; j < pd->nrenames; j++)
+			note_rename(c, pd->path, &pd->renames[j]);
+	}
+	fs->super->s_state |= EXT2_VALID_FS;
+	ext2fs_mark_super_dirty(fs);
+	err = ext2fs_close_free(&c->target.fs);
+	if (err) {
+		gp_warn("%s: %s", c->arg, error_message(err));
+		return -1;
+	}
+	return 0;
+}
+
+/* Leave the undo file unfinished: the run did not complete. */
+static void abandon_offline(struct convert *c)
+{
+	/* undo_io's own switch: close without marking the file finished. */
+	setenv("UNDO_IO_SIMULATE_UNFINISHED", "1", 1);
+	ext2fs_free(c->target.fs);
+	c->target.fs = NULL;
+	unsetenv("UNDO_IO_SIMULATE_UNFINISHED");
+}
+
+static char *default_undo_file(const char *target)
+{
+	const char *dir = getenv("E2FSPROGS_UNDO_DIR");
+	const char *base = strrchr(target, '/');
+
+	base = base ? base + 1 : target;
+	return xasprintf("%s/gamepart-convert-%s.e2undo",
+			 dir && *dir ? dir : ".", base);
+}
+
+/*
+ * Open TARGET (WRITABLE: through the undo file) and plan; the exit status
+ * if the conversion stops here, or -1 to go on.
+ */
+static int offline_plan(struct convert *c, bool writable)
+{
+	struct ext2_super_block *sb;
+	errcode_t err;
+	int ret;
+
+	if (target_open(&c->target, c->arg, NULL, writable) < 0)
+		return EXIT_TROUBLE;
+	if (c->target.kind != TARGET_OFFLINE) {
+		gp_warn("%s: a directory; --offline takes an unmounted device or image",
+			c->arg);
+		return EXIT_TROUBLE;
+	}
+	if (refuse_offline(c) < 0)
+		return EXIT_TROUBLE;
+	sb = c->target.fs->super;
+	c->enable_casefold = !ext2fs_has_feature_casefold(sb);
+	folder_free(c->folder);
+	c->folder = c->enable_casefold ?
+		    folder_new(EXT4_ENC_UTF8_12_1,
+			       e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1)) :
+		    folder_new(c->target.fsinfo.encoding,
+			       c->target.fsinfo.encoding_flags);
+	if (!c->folder) {
+		gp_warn("%s: unknown filename encoding %d", c->arg,
+			c->target.fsinfo.encoding);
+		return EXIT_TROUBLE;
+	}
+	if (c->planned)
+		ext2fs_free_inode_bitmap(c->planned);
+	c->planned = NULL;
+	err = writable ? ext2fs_read_bitmaps(c->target.fs) : 0;
+	if (!err)
+		err = ext2fs_allocate_inode_bitmap(c->target.fs,
+						   "planned directories",
+						   &c->planned);
+	if (err) {
+		gp_warn("%s: %s", c->arg, error_message(err));
+		return EXIT_TROUBLE;
+	}
+	if (plan(c) < 0)
+		return EXIT_TROUBLE;
+	ret = stop_before_changes(c);
+	if (ret >= 0)
+		return ret;
+	if (!c->ndirs && !c->enable_casefold) {
+		print_result(c, "nothing to do, every directory is casefolded");
+		return EXIT_NOTHING_FOUND;
+	}
+	return -1;
+}
+
+static int convert_offline(struct convert *c)
+{
+	int ret;
+
+	if (!c->undo_file)
+		c->undo_file = c->undo_default = default_undo_file(c->arg);
+	if (check_undo_file(c) < 0)
+		return EXIT_TROUBLE;
+	/* Read-only first: refusals, collisions and no-ops write nothing. */
+	ret = offline_plan(c, false);
+	if (ret >= 0)
+		return ret;
+	target_close(&c->target);
+
+	if (undo_file_state(c->undo_file) == UNDO_FINISHED) {
+		/* As tune2fs does with its own: one undo file per target. */
+		gp_warn("%s: note: replacing %s, the undo file of an earlier run",
+			c->arg, c->undo_file);
+		if (unlink(c->undo_file) < 0) {
+			gp_warn("%s: %s", c->undo_file, strerror(errno));
+			return EXIT_TROUBLE;
+		}
+	}
+	target_set_undo_file(c->undo_file);
+	ret = offline_plan(c, true);
+	if (ret >= 0) {
+		/* Nothing was written: the undo file holds nothing to keep. */
+		target_close(&c->target);
+		if (unlink(c->undo_file) < 0 && errno != ENOENT)
+			gp_warn("%s: %s", c->undo_file, strerror(errno));
+		return ret;
+	}
+	if (run_offline(c) < 0) {
+		abandon_offline(c);
+		print_result(c, "interrupted");
+		gp_warn("%s: the conversion stopped; roll it back and convert again with: gamepart convert --offline --resume%s %s (or only roll it back with: e2undo %s %s)",
+			c->arg, c->policy == ON_COLLISION_RENAME ?
+			" --on-collision=rename" : "", c->arg, c->undo_file,
+			c->arg);
+		return EXIT_TROUBLE;
+	}
+	if (print_result(c, "converted") < 0)
+		return EXIT_TROUBLE;
+	if (!c->json)
+		printf("undo file: %s (to roll the conversion back: e2undo %s %s)\n",
+		       c->undo_file, c->undo_file, c->arg);
+	return EXIT_NOTHING_FOUND;
+}
+
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_ON_COLLISION = 256, OPT_RESUME };
+	enum { OPT_ON_COLLISION = 256, OPT_RESUME, OPT_OFFLINE, OPT_UNDO_FILE };
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "on-collision", required_argument, NULL, OPT_ON_COLLISION },
 		{ "resume", no_argument, NULL, OPT_RESUME },
+		{ "offline", no_argument, NULL, OPT_OFFLINE },
+		{ "undo-file", required_argument, NULL, OPT_UNDO_FILE },
 		{ "json", no_argument, NULL, 'j' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -1148,6 +1559,12 @@ int cmd_convert(int argc, char **argv)
 		case OPT_RESUME:
 			c.resume = true;
 			break;
+		case OPT_OFFLINE:
+			c.offline = true;
+			break;
+		case OPT_UNDO_FILE:
+			c.undo_file = optarg;
+			break;
 		case 'j':
 			c.json = true;
 			break;
@@ -1162,8 +1579,9 @@ int cmd_convert(int argc, char **argv)
 			return EXIT_TROUBLE;
 		}
 	}
-	if (argc - optind != 1) {
-		gp_warn(optind == argc ? "no PATH given" : "one PATH at a time");
+	if (optind == argc || (!c.offline && argc - optind != 1)) {
+		gp_warn(optind == argc ? "no %s given" : "one PATH at a time",
+			c.offline ? "TARGET" : "PATH");
 		usage(stderr);
 		return EXIT_TROUBLE;
 	}
@@ -1172,9 +1590,13 @@ int cmd_convert(int argc, char **argv)
 		gp_warn("--dry-run and --resume do not go together");
 		return EXIT_TROUBLE;
 	}
-	if (stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		gp_warn("%s: not a directory (converting an unmounted filesystem is not supported yet)",
-			c.arg);
+	if (c.undo_file && !c.offline) {
+		gp_warn("--undo-file goes with --offline");
+		return EXIT_TROUBLE;
+	}
+	if (!c.offline && stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
+		gp_warn("%s: not a directory; to convert an unmounted filesystem: gamepart convert --offline %s",
+			c.arg, c.arg);
 		return EXIT_TROUBLE;
 	}
 	crash_setup(&c);
@@ -1182,6 +1604,14 @@ int cmd_convert(int argc, char **argv)
 	c.journal.policy = c.policy;
 
 	ret = EXIT_TROUBLE;
+	if (c.offline) {
+		static char *slash[] = { "/" };
+
+		c.roots = optind + 1 < argc ? argv + optind + 1 : slash;
+		c.nroots = optind + 1 < argc ? (size_t)(argc - optind - 1) : 1;
+		ret = convert_offline(&c);
+		goto out;
+	}
 	if (target_open(&c.target, c.arg, NULL, false) < 0)
 		goto out;
 	if (refuse_unconvertible(&c) < 0 || open_parent(&c) < 0)
@@ -1212,6 +1642,9 @@ int cmd_convert(int argc, char **argv)
 	}
 out:
 	free_plan(&c);
+	if (c.planned)
+		ext2fs_free_inode_bitmap(c.planned);
+	free(c.undo_default);
 	report_free(c.report);
 	folder_free(c.folder);
 	journal_close(&c.journal);

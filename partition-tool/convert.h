@@ -11,6 +11,8 @@
 #include <stdint.h>
 #include <time.h>
 
+#include <ext2fs/ext2fs.h>
+
 /*
  * The work directory of a conversion of the tree with inode INO is
  * PARENT/.gamepart-convert.INO; it holds the journal and the temporary
@@ -69,5 +71,27 @@ void journal_close(struct journal *j);
 /* Whether a conversion of the directory DIRFD was interrupted (its work
    directory is still there). */
 bool convert_interrupted(int dirfd);
+
+/* ---- offline, through libext2fs (convert-offline.c) ---- */
+
+enum { UNDO_NONE, UNDO_UNFINISHED, UNDO_FINISHED };
+/* What the undo file at PATH says of its run: UNDO_*, or -1 (errno) if it
+   cannot be read or is not an undo file. */
+int undo_file_state(const char *path);
+
+/* Turn the casefold feature on, as tune2fs -O casefold does. */
+errcode_t offline_enable_casefold(ext2_filsys fs);
+
+/* Called after each change, naming the phase it belongs to. */
+typedef void (*offline_step_fn)(void *ctx, const char *phase);
+
+/*
+ * Make directory INO casefolded, keeping its inode and its entries'
+ * inodes, each entry under its new name when RENAMES has one for it,
+ * and rebuild its hash index for the casefolded hash.
+ */
+errcode_t offline_convert_dir(ext2_filsys fs, uint32_t ino,
+			      const struct rename *renames, size_t nrenames,
+			      offline_step_fn step, void *ctx);
 
 #endif

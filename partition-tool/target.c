@@ -227,8 +227,35 @@ int target_mount_flags(const char *dev, int *mflags, char *mtpt, size_t size)
 	return 0;
 }
 
+static const char *undo_file;
+static struct struct_io_manager uncached_io;
+
+/*
+ * unix_io without its write-back block cache, under the undo manager: a
+ * block's undo record then reaches the kernel before the block does,
+ * even if the program is killed between the two writes.
+ */
+static errcode_t uncached_open(const char *name, int flags,
+			       io_channel *channel)
+{
+	errcode_t err = unix_io_manager->open(name, flags, channel);
+
+	if (!err)
+		err = io_channel_set_options(*channel, "cache=off");
+	return err;
+}
+
+void target_set_undo_file(const char *path)
+{
+	undo_file = path;
+	uncached_io = *unix_io_manager;
+	uncached_io.name = "unix I/O, uncached";
+	uncached_io.open = uncached_open;
+}
+
 static int open_offline(struct target *t, const char *subdir, bool writable)
 {
+	io_manager manager = unix_io_manager;
 	char mtpt[4096] = "";
 	int mflags, flags;
 	errcode_t err;
@@ -253,7 +280,17 @@ static int open_offline(struct target *t, const char *subdir, bool writable)
 	flags = EXT2_FLAG_64BITS;
 	if (writable)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	err = ext2fs_open2(t->arg, NULL, flags, 0, 0, unix_io_manager, &t->fs);
+	if (writable && undo_file) {
+		err = set_undo_io_backing_manager(&uncached_io);
+		if (!err)
+			err = set_undo_io_backup_file((char *)undo_file);
+		if (err) {
+			gp_warn("%s: %s", undo_file, error_message(err));
+			return -1;
+		}
+		manager = undo_io_manager;
+	}
+	err = ext2fs_open2(t->arg, NULL, flags, 0, 0, manager, &t->fs);
 	if (err) {
 		t->fs = NULL;
 		if (err == EXT2_ET_BAD_MAGIC || err == EXT2_ET_SHORT_READ ||

@@ -37,6 +37,13 @@ int target_open(struct target *t, const char *arg, const char *subdir,
 void target_close(struct target *t);
 
 /*
+ * From now on, open offline targets for writing through libext2fs's undo
+ * I/O manager: the old contents of every block written are saved to
+ * UNDO_FILE first, for e2undo.
+ */
+void target_set_undo_file(const char *undo_file);
+
+/*
  * libext2fs's EXT2_MF_* flags for the device or image DEV (mounted, swap,
  * busy) and, if mounted, its mount point in MTPT ("" if unknown).  On
  * failure a message naming DEV has been printed and -1 is returned.
