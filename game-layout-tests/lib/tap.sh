@@ -2,7 +2,10 @@
 # TAP helpers shared by every test, on the host and in the guest (sourced).
 #
 #   ok COND-EXIT-STATUS DESCRIPTION     e.g.  ok $? "lookup FOO finds foo"
-#   is GOT WANT DESCRIPTION
+#                                       returns the status, so that
+#                                       "ok $? ... || diag ..." explains
+#                                       a failure
+#   is GOT WANT DESCRIPTION             returns 0 or 1 likewise
 #   skip_all REASON                     the whole test needs what is missing
 #   done_testing                        prints the plan; exit status 1 if any
 #                                       test failed
@@ -20,6 +23,7 @@ ok() {
 		echo "not ok $tap_count - $*"
 		tap_failed=$((tap_failed + 1))
 	fi
+	return "$status"
 }
 
 is() {
@@ -31,6 +35,7 @@ is() {
 		ok 1 "$@"
 		diag "got:  '$got'"
 		diag "want: '$want'"
+		return 1
 	fi
 }
 
