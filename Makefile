@@ -9,7 +9,10 @@ SHELL := /bin/bash
 BUILD := build
 TESTS := game-layout-tests
 MINGW_CC := x86_64-w64-mingw32-gcc
-PROVE := prove --exec bash --timer
+# Each guest is one TCG vCPU, one host core: run as many test files at
+# once as there are cores.  Tests share only read-only build products.
+PROVE_JOBS ?= $(shell nproc)
+PROVE := prove --exec bash --timer -j$(PROVE_JOBS)
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
 	helpers guest tool tool-asan install demo check check-host check-guest \
