@@ -1161,8 +1161,12 @@ static int stop_before_changes(struct convert *c)
 	return -1;
 }
 
-/* Check, then convert; the exit status. */
-static int convert_tree(struct convert *c)
+/*
+ * Plan; the exit status if the conversion stops before its first change,
+ * or -1 to go on.  With nothing to convert it stops, unless MORE (work
+ * besides the directories) is to be done.
+ */
+static int plan_verdict(struct convert *c, bool more)
 {
 	int ret;
 
@@ -1171,10 +1175,20 @@ static int convert_tree(struct convert *c)
 	ret = stop_before_changes(c);
 	if (ret >= 0)
 		return ret;
-	if (!c->ndirs && !c->resume) {
+	if (!c->ndirs && !more) {
 		print_result(c, "nothing to do, every directory is casefolded");
 		return EXIT_NOTHING_FOUND;
 	}
+	return -1;
+}
+
+/* Check, then convert; the exit status. */
+static int convert_tree(struct convert *c)
+{
+	int ret = plan_verdict(c, c->resume);
+
+	if (ret >= 0)
+		return ret;
 	if (c->journal.fd < 0 && make_work(c) < 0)
 		return EXIT_TROUBLE;
 	if (run_plan(c) < 0 || remove_work(c) < 0) {
@@ -1427,7 +1441,6 @@ static int offline_plan(struct convert *c, bool writable)
 {
 	struct ext2_super_block *sb;
 	errcode_t err;
-	int ret;
 
 	if (target_open(&c->target, c->arg, NULL, writable) < 0)
 		return EXIT_TROUBLE;
@@ -1463,16 +1476,7 @@ static int offline_plan(struct convert *c, bool writable)
 		gp_warn("%s: %s", c->arg, error_message(err));
 		return EXIT_TROUBLE;
 	}
-	if (plan(c) < 0)
-		return EXIT_TROUBLE;
-	ret = stop_before_changes(c);
-	if (ret >= 0)
-		return ret;
-	if (!c->ndirs && !c->enable_casefold) {
-		print_result(c, "nothing to do, every directory is casefolded");
-		return EXIT_NOTHING_FOUND;
-	}
-	return -1;
+	return plan_verdict(c, c->enable_casefold);
 }
 
 static int convert_offline(struct convert *c)
