@@ -12,6 +12,17 @@ convert_mount() {
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 }
 
+# convert_library NAME BIG: /dev/vda at $mnt, a library generated at
+# lib=$mnt/NAME with BIG entries in its big directory, and its manifest
+# in /tmp/before.json.
+convert_library() {
+	convert_mount
+	lib=$mnt/$1
+	mkdir "$lib"
+	"$tree" make "$lib" --big "$2"
+	"$tree" manifest "$lib" >/tmp/before.json
+}
+
 # not_f_dirs DIR: how many directories under DIR lack +F.
 not_f_dirs() {
 	find "$1" -type d -print0 | xargs -0 lsattr -d | awk '$1 !~ /F/' | wc -l

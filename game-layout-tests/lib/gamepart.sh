@@ -51,10 +51,12 @@ dumpe2fs_field() {
 steam_dirs="steamapps steamapps/common steamapps/compatdata steamapps/shadercache steamapps/downloading steamapps/temp"
 
 # Host side of a gamepart guest test: the patched kernel, the gamepart
-# under test and a scratch folder ($scratch), or a skip.
+# under test, mkfs.ext4 for its images and a scratch folder ($scratch),
+# or a skip.
 gamepart_guest_setup() {
 	require_kernel patched
 	require_gamepart
+	require_cmd mkfs.ext4
 	make_scratch
 }
 
@@ -65,7 +67,6 @@ gamepart_guest_setup() {
 gamepart_on_casefold_image() {
 	local size=$1
 	shift
-	require_cmd mkfs.ext4
 	gamepart_guest_setup
 	make_casefold_image "$scratch/casefold.img" "$size"
 	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" "$@"

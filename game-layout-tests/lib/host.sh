@@ -84,6 +84,13 @@ guest_run() {
 	ok "${rc:-1}" "[$kernel] guest run completed (vmrun status ${rc:-unknown})"
 }
 
+# A fresh ext4 image without the casefold feature, made offline on the host.
+make_plain_image() {
+	rm -f "$1"
+	truncate -s "$2" "$1"
+	mkfs.ext4 -q -F -m 0 "$1"
+}
+
 # A fresh ext4 image with the casefold feature, made offline on the host.
 make_casefold_image() {
 	local img=$1 size=${2:-64M}

@@ -85,7 +85,6 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_cmd mkfs.ext4
 gamepart_guest_setup
 make_casefold_image "$scratch/casefold.img" 64M
 truncate -s 32M "$scratch/plain.img"

@@ -11,11 +11,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
-	convert_mount
-	lib=$mnt/library
-	mkdir $lib
-	"$tree" make $lib --big "${BIG:-800}"
-	"$tree" manifest $lib >/tmp/before.json
+	convert_library library "${BIG:-800}"
 	umount $mnt
 
 	"$gp" convert --offline --undo-file=/tmp/convert.e2undo \
@@ -60,14 +56,12 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_cmd mkfs.ext4
 gamepart_guest_setup
 big=800
 [ -n "${GAMEPART_FULL-}" ] && big=10000
 # Without the casefold feature: the conversion turns it on.
 img=$scratch/plain.img
-truncate -s 512M "$img"
-mkfs.ext4 -q -F -m 0 "$img"
+make_plain_image "$img" 512M
 guest_run patched --env "GAMEPART=$gp" --env "BIG=$big" \
 	--env "LSAN_OPTIONS=suppressions=$tests_lib/libext2fs.lsan" --disk "$img" --
 done_testing

@@ -15,11 +15,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
-	convert_mount
-	lib=$mnt/library
-	mkdir $lib
-	"$tree" make $lib --big 400
-	"$tree" manifest $lib >/tmp/before.json
+	convert_library library 400
 
 	# Stopped after its 20th change: the writer starts then.
 	GAMEPART_TEST_CRASH_AFTER=20:stop "$gp" convert --on-collision=rename \

@@ -11,11 +11,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
-	convert_mount
-	lib=$mnt/library
-	mkdir $lib
-	"$tree" make $lib --big "${BIG:-800}"
-	"$tree" manifest $lib >/tmp/before.json
+	convert_library library "${BIG:-800}"
 	all_dirs=$(find $lib -type d | wc -l)
 
 	"$gp" convert --dry-run --on-collision=rename --json $lib >/tmp/plan.json
