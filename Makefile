@@ -16,7 +16,7 @@ PROVE := prove --exec bash --timer -j$(PROVE_JOBS)
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
 	helpers guest tool tool-asan install demo check check-host check-guest \
-	check-full bench-check bench-kernel kernel-series-check clean
+	check-full bench-check bench-kernel bench-convert kernel-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -24,6 +24,7 @@ help:
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
+	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
@@ -134,6 +135,9 @@ bench-check: kernel tool
 
 bench-kernel: kernel kernel-stock helpers
 	@$(TESTS)/bench/bench-kernel
+
+bench-convert: kernel tool
+	@$(TESTS)/bench/bench-convert
 
 # Not part of check: it builds the kernel twice per patch (about an hour
 # cold on two cores).
