@@ -126,6 +126,7 @@ struct convert {
 	const char *root_path;
 	ext2fs_inode_bitmap planned;
 	bool enable_casefold;	/* the feature is off: turn it on */
+	bool undo_written;	/* the run changed the filesystem */
 
 	struct plan_dir *dirs;
 	size_t ndirs, capdirs;
@@ -1071,7 +1072,7 @@ static int print_result(struct convert *c, const char *outcome)
 		json_object_object_add(conv, c->offline ? "entries_relinked" :
 				       "entries_moved_back",
 				       json_object_new_int64((int64_t)c->moved));
-		if (c->offline && !c->dry_run)
+		if (c->offline && c->undo_written)
 			json_object_object_add(conv, "undo_file",
 					       json_object_new_string(c->undo_file));
 		if (c->dry_run) {
@@ -1373,6 +1374,7 @@ static int run_offline(struct convert *c)
 	size_t i, j;
 
 	/* Until the end, fsck must look at it before anything mounts it. */
+	c->undo_written = true;
 	fs->super->s_state &= ~EXT2_VALID_FS;
 	if (c->enable_casefold)
 		err = offline_enable_casefold(fs);
