@@ -1601,8 +1601,8 @@ int cmd_convert(int argc, char **argv)
 		return EXIT_TROUBLE;
 	}
 	if (!c.offline && stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
-		gp_warn("%s: not a directory; to convert an unmounted filesystem: gamepart convert --offline %s",
-			c.arg, c.arg);
+		gp_warn("%s: not a directory (an unmounted device or image is converted with --offline)",
+			c.arg);
 		return EXIT_TROUBLE;
 	}
 	crash_setup(&c);

@@ -74,7 +74,7 @@ if [ "${1-}" = --guest ]; then
 		$tiny/lib $tiny/lib
 
 	refused "a file" \
-		"gamepart: convert: $mnt/lib/Game/Readme: not a directory (converting an unmounted filesystem is not supported yet)" \
+		"gamepart: convert: $mnt/lib/Game/Readme: not a directory (an unmounted device or image is converted with --offline)" \
 		$mnt/lib $mnt/lib/Game/Readme
 	refused "--resume with nothing pending" \
 		"gamepart: convert: $mnt/lib: no interrupted conversion to resume" \
