@@ -161,6 +161,14 @@ static int check_one(struct check *c, const char *arg)
 	if (t->kind == TARGET_ONLINE && convert_interrupted(t->dirfd))
 		gp_warn("%s: note: a conversion of it was interrupted; finish it with: gamepart convert --resume %s",
 			arg, arg);
+	if (t->kind == TARGET_OFFLINE) {
+		char *undo = offline_interrupted(arg);
+
+		if (undo)
+			gp_warn("%s: note: an offline conversion of it was interrupted (undo file %s); finish it with: gamepart convert --offline --resume %s",
+				arg, undo, arg);
+		free(undo);
+	}
 	c->folder = target_folder(t);
 	if (!c->folder) {
 		target_close(t);

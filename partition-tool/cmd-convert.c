@@ -1425,16 +1425,6 @@ static void abandon_offline(struct convert *c)
 	unsetenv("UNDO_IO_SIMULATE_UNFINISHED");
 }
 
-static char *default_undo_file(const char *target)
-{
-	const char *dir = getenv("E2FSPROGS_UNDO_DIR");
-	const char *base = strrchr(target, '/');
-
-	base = base ? base + 1 : target;
-	return xasprintf("%s/gamepart-convert-%s.e2undo",
-			 dir && *dir ? dir : ".", base);
-}
-
 /*
  * Open TARGET (WRITABLE: through the undo file) and plan; the exit status
  * if the conversion stops here, or -1 to go on.
@@ -1486,7 +1476,7 @@ static int convert_offline(struct convert *c)
 	int ret;
 
 	if (!c->undo_file)
-		c->undo_file = c->undo_default = default_undo_file(c->arg);
+		c->undo_file = c->undo_default = convert_undo_file(c->arg);
 	if (check_undo_file(c) < 0)
 		return EXIT_TROUBLE;
 	/* Read-only first: refusals, collisions and no-ops write nothing. */

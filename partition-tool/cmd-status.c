@@ -240,7 +240,17 @@ static int status(const struct target *t, const struct walk_fs *fi)
 		printf("  %-*s  %s\n", (int)width, l.dirs[i].path, what[states[i]]);
 	}
 	printf("\n");
-	if (fi->known && !fi->casefold_feature) {
+	if (t->kind == TARGET_OFFLINE) {
+		char *undo = offline_interrupted(t->arg);
+
+		if (undo) {
+			printf("an offline conversion was interrupted (undo file %s): gamepart convert --offline --resume %s\n",
+			       undo, t->arg);
+			advised = true;
+		}
+		free(undo);
+	}
+	if (!advised && fi->known && !fi->casefold_feature) {
 		printf("the filesystem has no casefold feature: unmount it and run tune2fs -O casefold on its device\n");
 		advised = true;
 	}

@@ -60,6 +60,26 @@ int undo_file_state(const char *path)
 	       UNDO_UNFINISHED;
 }
 
+char *convert_undo_file(const char *target)
+{
+	const char *dir = getenv("E2FSPROGS_UNDO_DIR");
+	const char *base = strrchr(target, '/');
+
+	base = base ? base + 1 : target;
+	return xasprintf("%s/gamepart-convert-%s.e2undo",
+			 dir && *dir ? dir : ".", base);
+}
+
+char *offline_interrupted(const char *target)
+{
+	char *undo = convert_undo_file(target);
+
+	if (undo_file_state(undo) == UNDO_UNFINISHED)
+		return undo;
+	free(undo);
+	return NULL;
+}
+
 errcode_t offline_enable_casefold(ext2_filsys fs)
 {
 	const struct ext2fs_nls_table *table;

@@ -79,6 +79,13 @@ enum { UNDO_NONE, UNDO_UNFINISHED, UNDO_FINISHED };
    cannot be read or is not an undo file. */
 int undo_file_state(const char *path);
 
+/* The undo file of an offline conversion of TARGET unless one is named:
+   gamepart-convert-NAME.e2undo in $E2FSPROGS_UNDO_DIR or ".". */
+char *convert_undo_file(const char *target);
+/* That undo file, if an offline conversion of TARGET left it unfinished;
+   else NULL. */
+char *offline_interrupted(const char *target);
+
 /* Turn the casefold feature on, as tune2fs -O casefold does. */
 errcode_t offline_enable_casefold(ext2_filsys fs);
 

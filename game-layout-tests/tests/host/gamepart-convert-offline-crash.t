@@ -4,7 +4,8 @@
 # changes it makes, then resumed: without --resume it refuses to start
 # over; --resume rolls the partial run back with e2undo and converts
 # again; the image then passes e2fsck -fn and has the same entries, inodes
-# and renames as an image converted without a stop.  Prints which phases
+# and renames as an image converted without a stop; status and check
+# report the interruption.  Prints which phases
 # the stops hit.  4 stops under make check, 20 under make check-full.
 
 . "$(dirname "$0")/../../lib/host.sh"
@@ -82,6 +83,29 @@ for n in $points; do
 		diag "$(head -20 "$scratch/diff")"
 	is "$(count_casefolded "$img" "${dirs[@]}")" "${#dirs[@]}" "stop $n: every directory is +F"
 done
+
+# With the default undo file ($E2FSPROGS_UNDO_DIR), status and check
+# find the interrupted conversion.
+cp "$orig" "$img"
+export E2FSPROGS_UNDO_DIR=$scratch/undo
+mkdir "$E2FSPROGS_UNDO_DIR"
+{
+	GAMEPART_TEST_CRASH_AFTER=2 "$gp" convert --offline --on-collision=rename "$img" >/dev/null 2>&1
+} 2>/dev/null
+default_undo=$E2FSPROGS_UNDO_DIR/gamepart-convert-lib.img.e2undo
+[ -s "$default_undo" ]
+ok $? "killed with the default undo file: $default_undo is left"
+"$gp" status "$img" >"$scratch/out" 2>&1
+grep -qxF "an offline conversion was interrupted (undo file $default_undo): gamepart convert --offline --resume $img" "$scratch/out"
+ok $? "status says an offline conversion was interrupted, and how to finish it"
+"$gp" check "$img" >/dev/null 2>"$scratch/err"
+grep -qF "note: an offline conversion of it was interrupted (undo file $default_undo)" "$scratch/err"
+ok $? "check says so too"
+"$gp" convert --offline --resume --on-collision=rename "$img" >/dev/null 2>"$scratch/err"
+is $? 0 "--resume finds the default undo file and finishes"
+"$gp" status "$img" >"$scratch/out" 2>&1
+! grep -q 'was interrupted' "$scratch/out"
+ok $? "status no longer reports an interruption"
 
 for phase in "${!phases[@]}"; do
 	diag "stops in phase '$phase': ${phases[$phase]}"
