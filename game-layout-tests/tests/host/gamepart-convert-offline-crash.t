@@ -5,8 +5,8 @@
 # over; --resume rolls the partial run back with e2undo and converts
 # again; the image then passes e2fsck -fn and has the same entries, inodes
 # and renames as an image converted without a stop; status and check
-# report the interruption.  Prints which phases
-# the stops hit.  4 stops under make check, 20 under make check-full.
+# report the interruption.  Prints which phases the stops hit.  4 stops
+# under make check, 20 under make check-full.
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
