@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * The journal of gamepart convert: a text file of records, each one line,
- * written whole and fsync()ed before the step it announces:
+ * written whole and fsync()ed before the step it announces ("done" waits
+ * for the next record: it announces nothing):
  *
  *   gamepart-convert 1 fail|rename      the header, with the policy
  *   dir INO PATH ATIME MTIME            converting PATH (hex), inode INO,
@@ -121,16 +122,22 @@ static char *unhex(const char *h, size_t *len)
 	return out;
 }
 
-/* Append TEXT durably. */
+/* Append the pending records and TEXT durably. */
 static int append(struct journal *j, const char *text)
 {
-	size_t len = strlen(text), done = 0;
+	char *all = xasprintf("%s%s", j->pending ? j->pending : "", text);
+	size_t len = strlen(all), done = 0;
 	int fd, err;
 
+	text = all;
 	fd = openat(j->dirfd, CONVERT_JOURNAL,
 		    O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0)
+	if (fd < 0) {
+		err = errno;
+		free(all);
+		errno = err;
 		return -1;
+	}
 	while (done < len) {
 		ssize_t n = write(fd, text + done, len - done);
 
@@ -143,10 +150,14 @@ static int append(struct journal *j, const char *text)
 	}
 	if (fsync(fd) < 0)
 		goto fail;
+	free(all);
+	free(j->pending);
+	j->pending = NULL;
 	return close(fd);
 fail:
 	err = errno;
 	close(fd);
+	free(all);
 	errno = err;
 	return -1;
 }
@@ -207,15 +218,14 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 	return ret;
 }
 
-int journal_done(struct journal *j)
+void journal_done(struct journal *j)
 {
-	char *text = xasprintf("done %llu\n", (unsigned long long)j->ino);
-	int ret = append(j, text);
+	char *more = xasprintf("%sdone %llu\n", j->pending ? j->pending : "",
+			       (unsigned long long)j->ino);
 
-	free(text);
-	if (ret == 0)
-		forget_dir(j);
-	return ret;
+	free(j->pending);
+	j->pending = more;
+	forget_dir(j);
 }
 
 /* Split LINE at spaces into at most MAX words; how many. */
@@ -378,6 +388,8 @@ void journal_close(struct journal *j)
 	j->history = NULL;
 	j->history_dirs = NULL;
 	j->nhistory = 0;
+	free(j->pending);
+	j->pending = NULL;
 	forget_dir(j);
 	if (j->fd >= 0)
 		close(j->fd);

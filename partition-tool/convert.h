@@ -40,6 +40,7 @@ struct journal {
 	struct timespec times[2];	/* its atime and mtime before */
 	struct rename *renames;
 	size_t nrenames;
+	char *pending;		/* records to write with the next one */
 	/*
 	 * Read back: the renames of the directories recorded done, with
 	 * each one's directory, so that a resumed conversion reports them.
@@ -62,8 +63,12 @@ int journal_start(struct journal *j, bool rename_policy);
 int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
 		  const struct rename *renames, size_t n);
-/* Record, durably, that it is converted. */
-int journal_done(struct journal *j);
+/*
+ * Record that it is converted.  The record goes to disk with the next one
+ * (one fsync a directory, not two): lost in a crash, it costs a --resume
+ * that finds the directory converted and does nothing to it.
+ */
+void journal_done(struct journal *j);
 /* Remove the journal file; the lock goes with it. */
 int journal_remove(struct journal *j, int workfd);
 void journal_close(struct journal *j);
