@@ -136,7 +136,7 @@ bench-check: kernel tool
 bench-kernel: kernel kernel-stock helpers
 	@$(TESTS)/bench/bench-kernel
 
-bench-convert: kernel tool
+bench-convert: kernel tool helpers
 	@$(TESTS)/bench/bench-convert
 
 # Not part of check: it builds the kernel twice per patch (about an hour
