@@ -65,6 +65,7 @@ for n in $points; do
 		rc=$?
 	} 2>/dev/null
 	phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' "$scratch/err")
+	phase=${phase:-no stop}
 	phases[$phase]=$((${phases[$phase]:-0} + 1))
 	is $rc 137 "stop $n ($phase): killed"
 
