@@ -1313,6 +1313,14 @@ static int check_undo_file(struct convert *c)
 			strerror(errno));
 		return -1;
 	}
+	if (state == UNDO_EMPTY && !c->dry_run) {
+		/* The interrupted run changed nothing: nothing to roll back. */
+		if (unlink(c->undo_file) < 0) {
+			gp_warn("%s: %s", c->undo_file, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
 	if (c->dry_run) {
 		if (state == UNDO_UNFINISHED)
 			gp_warn("%s: note: an interrupted conversion left %s; what is read may be half converted",
@@ -1324,7 +1332,7 @@ static int check_undo_file(struct convert *c)
 			c->arg, c->undo_file, c->arg, c->undo_file, c->arg);
 		return -1;
 	}
-	if (state != UNDO_UNFINISHED && c->resume) {
+	if ((state == UNDO_NONE || state == UNDO_FINISHED) && c->resume) {
 		gp_warn("%s: no interrupted conversion to resume (no unfinished %s)",
 			c->arg, c->undo_file);
 		return -1;

@@ -48,9 +48,16 @@ int undo_file_state(const char *path)
 		return errno == ENOENT ? UNDO_NONE : -1;
 	n = pread(fd, hdr, sizeof(hdr), 0);
 	close(fd);
-	/* An undo file cut short before its header is an interrupted one. */
-	if (n < (ssize_t)sizeof(hdr))
-		return n < 0 ? -1 : UNDO_UNFINISHED;
+	if (n < 0)
+		return -1;
+	/*
+	 * The header is written with the first block's record, before the
+	 * block itself: without it (the file made, zeroed, or cut short),
+	 * nothing was written to the filesystem.
+	 */
+	if (n < (ssize_t)sizeof(hdr) ||
+	    !memcmp(hdr, "\0\0\0\0\0\0\0\0", 8))
+		return UNDO_EMPTY;
 	if (memcmp(hdr, UNDO_MAGIC, 8)) {
 		errno = EINVAL;
 		return -1;

@@ -79,8 +79,9 @@ bool convert_interrupted(int dirfd);
 
 /* ---- offline, through libext2fs (convert-offline.c) ---- */
 
-enum { UNDO_NONE, UNDO_UNFINISHED, UNDO_FINISHED };
-/* What the undo file at PATH says of its run: UNDO_*, or -1 (errno) if it
+enum { UNDO_NONE, UNDO_EMPTY, UNDO_UNFINISHED, UNDO_FINISHED };
+/* What the undo file at PATH says of its run: UNDO_* (UNDO_EMPTY: made,
+   but the run stopped before writing anything), or -1 (errno) if it
    cannot be read or is not an undo file. */
 int undo_file_state(const char *path);
 

@@ -168,6 +168,14 @@ is $? 2 "a DIR that does not exist is refused"
 cmp -s "$orig" "$img"
 ok $? "nothing changed"
 
+# A run stopped before its first write leaves an undo file with no record.
+cp "$orig" "$img"
+: >"$undo"
+convert --on-collision=rename "$img"
+is $? 0 "an undo file with nothing in it does not stop a conversion"
+e2fsck -fn "$img" >/dev/null 2>&1
+ok $? "e2fsck -fn is clean"
+
 "$gp" convert --undo-file="$undo" "$scratch" >/dev/null 2>"$scratch/err"
 is $? 2 "--undo-file without --offline is a usage error"
 
