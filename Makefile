@@ -9,10 +9,12 @@ SHELL := /bin/bash
 BUILD := build
 TESTS := game-layout-tests
 MINGW_CC := x86_64-w64-mingw32-gcc
-# Each guest is one TCG vCPU, one host core: run as many test files at
-# once as there are cores.  Tests share only read-only build products.
+# A guest keeps about one host core busy under TCG (make check: 554 s of
+# CPU in 300 s with two at once): run as many test files at once as there
+# are cores.  Tests share only read-only build products.
 PROVE_JOBS ?= $(shell nproc)
-PROVE := prove --exec bash --timer -j$(PROVE_JOBS)
+PROVE_ONE := prove --exec bash --timer
+PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
 	helpers guest tool tool-asan install demo check check-host check-guest \
@@ -119,7 +121,9 @@ check-full: guest kernel-debug
 		$(CURDIR)/$(TESTS)/lib/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
-	GAMEPART_FULL=1 $(PROVE) $(TESTS)/tests/host $(TESTS)/tests/guest \
+	@# One at a time: two KASAN guests of two vCPUs on two cores boot
+	@# slowly enough to trip the RCU stall detector in ACPI's set-up.
+	GAMEPART_FULL=1 $(PROVE_ONE) $(TESTS)/tests/host $(TESTS)/tests/guest \
 		$(TESTS)/tests/full
 
 # A benchmark, not a test: it prints a table of ratios and fails only when
