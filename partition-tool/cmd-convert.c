@@ -35,7 +35,6 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
-#include <spawn.h>
 
 #include <et/com_err.h>
 #include <json-c/json.h>
@@ -426,7 +425,6 @@ static void free_plan(struct convert *c)
 static int plan(struct convert *c)
 {
 	struct walk_result res = { 0 };
-	size_t i;
 
 	free_plan(c);
 	report_free(c->report);
@@ -435,23 +433,13 @@ static int plan(struct convert *c)
 		walk_target(&c->target, visit, c, &res);
 	} else {
 		ext2fs_clear_inode_bitmap(c->planned);
-		for (i = 0; i < c->nroots; i++) {
+		for (size_t i = 0; i < c->nroots; i++) {
 			struct walk_result one;
-			errcode_t err;
 
 			c->root_path = c->roots[i];
-			err = ext2fs_namei(c->target.fs, EXT2_ROOT_INO,
-					   EXT2_ROOT_INO, c->roots[i],
-					   &c->target.ino);
-			if (!err)
-				err = ext2fs_check_directory(c->target.fs,
-							     c->target.ino);
-			if (err) {
-				gp_warn("%s: %s: %s", c->arg, c->roots[i],
-					err == EXT2_ET_FILE_NOT_FOUND ?
-					strerror(ENOENT) : error_message(err));
+			if (target_find_dir(&c->target, c->roots[i],
+					    &c->target.ino) < 0)
 				return -1;
-			}
 			walk_target(&c->target, visit, c, &one);
 			res.errors += one.errors;
 			res.skipped += one.skipped;
@@ -1231,36 +1219,16 @@ static int resume(struct convert *c)
 
 static void offline_step(void *ctx, const char *phase)
 {
-	struct convert *c = ctx;
-
-	if (!strcmp(phase, "entries linked"))
-		c->moved++;
-	crash_point(c, phase);
+	crash_point(ctx, phase);
 }
 
 /* Run an e2fsprogs program, its output on stderr; its exit status, or -1. */
-static int run_tool(char *const argv[])
+static int run_tool(const char *const argv[])
 {
-	extern char **environ;
-	posix_spawn_file_actions_t fa;
-	int status, err;
-	pid_t pid;
+	int status = run_e2fsprogs(argv, true);
 
-	fflush(stdout);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, STDERR_FILENO, STDOUT_FILENO);
-	err = posix_spawnp(&pid, argv[0], &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (err) {
-		gp_warn("%s: %s", argv[0], strerror(err));
+	if (status < 0)
 		return -1;
-	}
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			gp_warn("%s: %s", argv[0], strerror(errno));
-			return -1;
-		}
-	}
 	if (!WIFEXITED(status)) {
 		gp_warn("%s: killed by signal %d", argv[0], WTERMSIG(status));
 		return -1;
@@ -1271,8 +1239,8 @@ static int run_tool(char *const argv[])
 /* Roll an interrupted offline conversion back through its undo file. */
 static int roll_back(struct convert *c)
 {
-	char *undo[] = { "e2undo", (char *)c->undo_file, (char *)c->arg, NULL };
-	char *fsck[] = { "e2fsck", "-fp", (char *)c->arg, NULL };
+	const char *undo[] = { "e2undo", c->undo_file, c->arg, NULL };
+	const char *fsck[] = { "e2fsck", "-fp", c->arg, NULL };
 	int st;
 
 	gp_warn("%s: rolling the interrupted conversion back: e2undo %s %s",
@@ -1398,7 +1366,8 @@ static int run_offline(struct convert *c)
 		struct plan_dir *pd = &c->dirs[i];
 
 		err = offline_convert_dir(fs, pd->ino, pd->renames,
-					  pd->nrenames, offline_step, c);
+					  pd->nrenames, &c->moved, offline_step,
+					  c);
 		if (err) {
 			gp_warn("%s: %s: %s", c->arg, pd->path,
 				error_message(err));

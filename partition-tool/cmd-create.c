@@ -296,7 +296,6 @@ static int run_mke2fs(const struct create_opts *o)
 	char *owner = NULL;
 	const char *argv[20];
 	int n = 0, status;
-	pid_t pid;
 
 	if (o->have_owner) {
 		owner = xasprintf("%s,root_owner=%" PRIu32 ":%" PRIu32, ext,
@@ -321,31 +320,10 @@ static int run_mke2fs(const struct create_opts *o)
 	argv[n++] = o->target;
 	argv[n] = NULL;
 
-	fflush(NULL);
-	pid = fork();
-	if (pid < 0) {
-		gp_warn("mke2fs: %s", strerror(errno));
-		free(ext);
-		return -1;
-	}
-	if (pid == 0) {
-		int null = open("/dev/null", O_RDONLY);
-
-		if (null >= 0)
-			dup2(null, STDIN_FILENO);
-		/* mke2fs lives in /sbin, which a user's PATH may lack. */
-		execvp("mke2fs", (char **)argv);
-		execv("/sbin/mke2fs", (char **)argv);
-		fprintf(stderr, "gamepart: create: mke2fs: %s\n", strerror(errno));
-		_exit(127);
-	}
+	status = run_e2fsprogs(argv, false);
 	free(ext);
-	while (waitpid(pid, &status, 0) < 0) {
-		if (errno != EINTR) {
-			gp_warn("mke2fs: %s", strerror(errno));
-			return -1;
-		}
-	}
+	if (status < 0)
+		return -1;
 	if (WIFEXITED(status) && WEXITSTATUS(status) == 0)
 		return 0;
 	if (WIFEXITED(status))

@@ -276,7 +276,7 @@ static bool fits_one_block(ext2_filsys fs, const struct entries *es)
 
 errcode_t offline_convert_dir(ext2_filsys fs, ext2_ino_t ino,
 			      const struct rename *renames, size_t nrenames,
-			      offline_step_fn step, void *ctx)
+			      size_t *linked, offline_step_fn step, void *ctx)
 {
 	struct entries es = { 0 };
 	struct ext2_inode inode;
@@ -345,6 +345,7 @@ errcode_t offline_convert_dir(ext2_filsys fs, ext2_ino_t ino,
 		}
 		if (err)
 			goto out;
+		++*linked;
 		step(ctx, "entries linked");
 	}
 out:

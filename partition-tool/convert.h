@@ -101,10 +101,11 @@ typedef void (*offline_step_fn)(void *ctx, const char *phase);
 /*
  * Make directory INO casefolded, keeping its inode and its entries'
  * inodes, each entry under its new name when RENAMES has one for it,
- * and rebuild its hash index for the casefolded hash.
+ * and rebuild its hash index for the casefolded hash.  *LINKED counts
+ * the entries linked back.
  */
 errcode_t offline_convert_dir(ext2_filsys fs, uint32_t ino,
 			      const struct rename *renames, size_t nrenames,
-			      offline_step_fn step, void *ctx);
+			      size_t *linked, offline_step_fn step, void *ctx);
 
 #endif

@@ -6,6 +6,7 @@
 #ifndef GAMEPART_H
 #define GAMEPART_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #define GAMEPART_VERSION "0.1"
@@ -43,6 +44,13 @@ char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * atexit() by main().
  */
 void close_stdout(void);
+
+/*
+ * Run the e2fsprogs program ARGV[0] (from PATH, else /sbin) with stdin
+ * from /dev/null and, with OUTPUT_TO_STDERR, its output on stderr; its
+ * wait status, or -1 (said on stderr) if it could not be started.
+ */
+int run_e2fsprogs(const char *const argv[], bool output_to_stderr);
 
 int cmd_create(int argc, char **argv);
 int cmd_status(int argc, char **argv);

@@ -227,6 +227,23 @@ int target_mount_flags(const char *dev, int *mflags, char *mtpt, size_t size)
 	return 0;
 }
 
+int target_find_dir(const struct target *t, const char *path,
+		    ext2_ino_t *ino)
+{
+	errcode_t err;
+
+	err = ext2fs_namei(t->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, path, ino);
+	if (!err)
+		err = ext2fs_check_directory(t->fs, *ino);
+	if (err) {
+		gp_warn("%s: %s: %s", t->arg, path,
+			err == EXT2_ET_FILE_NOT_FOUND ?
+			strerror(ENOENT) : error_message(err));
+		return -1;
+	}
+	return 0;
+}
+
 static const char *undo_file;
 static struct struct_io_manager uncached_io;
 
@@ -314,18 +331,8 @@ static int open_offline(struct target *t, const char *subdir, bool writable)
 	fsinfo_from_super(&t->fsinfo, t->fs->super);
 
 	t->ino = EXT2_ROOT_INO;
-	if (subdir && *subdir) {
-		err = ext2fs_namei(t->fs, EXT2_ROOT_INO, EXT2_ROOT_INO, subdir,
-				   &t->ino);
-		if (!err)
-			err = ext2fs_check_directory(t->fs, t->ino);
-		if (err) {
-			gp_warn("%s: %s: %s", t->arg, subdir,
-				err == EXT2_ET_FILE_NOT_FOUND ?
-				strerror(ENOENT) : error_message(err));
-			goto fail;
-		}
-	}
+	if (subdir && *subdir && target_find_dir(t, subdir, &t->ino) < 0)
+		goto fail;
 	return 0;
 fail:
 	ext2fs_close_free(&t->fs);

@@ -37,6 +37,14 @@ int target_open(struct target *t, const char *arg, const char *subdir,
 void target_close(struct target *t);
 
 /*
+ * Offline: the directory at PATH inside the filesystem (from its root).
+ * On failure a message naming ARG, PATH and the cause has been printed
+ * and -1 is returned.
+ */
+int target_find_dir(const struct target *t, const char *path,
+		    ext2_ino_t *ino);
+
+/*
  * From now on, open offline targets for writing through libext2fs's undo
  * I/O manager: the old contents of every block written are saved to
  * UNDO_FILE first, for e2undo.

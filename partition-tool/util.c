@@ -1,13 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Messages, checked allocation and the stdout check at exit.
+ * Messages, checked allocation, the stdout check at exit and running an
+ * e2fsprogs program.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/wait.h>
 
 #include "gamepart.h"
 
@@ -97,4 +100,40 @@ void close_stdout(void)
 			strerror(errno ? errno : EIO));
 		_exit(EXIT_TROUBLE);
 	}
+}
+
+int run_e2fsprogs(const char *const argv[], bool output_to_stderr)
+{
+	int status;
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid < 0) {
+		gp_warn("%s: %s", argv[0], strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		int null = open("/dev/null", O_RDONLY);
+		char path[64];
+
+		if (null >= 0)
+			dup2(null, STDIN_FILENO);
+		if (output_to_stderr)
+			dup2(STDERR_FILENO, STDOUT_FILENO);
+		/* e2fsprogs lives in /sbin, which a user's PATH may lack. */
+		execvp(argv[0], (char *const *)argv);
+		snprintf(path, sizeof(path), "/sbin/%s", argv[0]);
+		execv(path, (char *const *)argv);
+		fprintf(stderr, "gamepart: %s: %s: %s\n",
+			gp_command ? gp_command : "", argv[0], strerror(errno));
+		_exit(127);
+	}
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			gp_warn("%s: %s", argv[0], strerror(errno));
+			return -1;
+		}
+	}
+	return status;
 }
