@@ -166,8 +166,6 @@ struct convert {
  */
 static void crash_point(struct convert *c, const char *phase)
 {
-	int fd;
-
 	++c->changes;
 	if (c->crash_phase) {
 		if (strcmp(phase, c->crash_phase))
@@ -184,7 +182,8 @@ static void crash_point(struct convert *c, const char *phase)
 		return;
 	}
 	if (c->crash_mode == CRASH_POWEROFF) {
-		fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+		int fd = open("/proc/sysrq-trigger", O_WRONLY | O_CLOEXEC);
+
 		if (fd >= 0 && write(fd, "o", 1) == 1)
 			pause();
 	}
@@ -775,8 +774,8 @@ static const struct rename *planned_rename(const struct journal *j,
 static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
 		      const char *name)
 {
-	const struct rename *plan = planned_rename(&c->journal, name);
-	const char *to = plan ? plan->new : name;
+	const struct rename *planned = planned_rename(&c->journal, name);
+	const char *to = planned ? planned->new : name;
 	struct rename late;
 	unsigned int k;
 	struct stat st;
