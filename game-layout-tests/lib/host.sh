@@ -89,20 +89,21 @@ guest_run() {
 	ok "${rc:-1}" "[$kernel] guest run completed (vmrun status ${rc:-unknown})"
 }
 
-# A fresh ext4 image without the casefold feature, made offline on the host.
-make_plain_image() {
-	rm -f "$1"
-	truncate -s "$2" "$1"
-	mkfs.ext4 -q -F -m 0 "$1"
+# make_ext4_image IMG SIZE [MKFS_OPTIONS...]: a fresh ext4 image, made
+# offline on the host.
+make_ext4_image() {
+	local img=$1 size=$2
+	shift 2
+	rm -f "$img"
+	truncate -s "$size" "$img"
+	mkfs.ext4 -q -F -m 0 "$@" "$img"
 }
 
-# A fresh ext4 image with the casefold feature, made offline on the host.
+# With the casefold feature (SIZE defaults to 64M).
 make_casefold_image() {
 	local img=$1 size=${2:-64M}
 	shift 2 || true
-	rm -f "$img"
-	truncate -s "$size" "$img"
-	mkfs.ext4 -q -F -m 0 -O casefold "$@" "$img"
+	make_ext4_image "$img" "$size" -O casefold "$@"
 }
 
 # copy_project DEST: the project's files without build products or git,

@@ -61,7 +61,7 @@ big=800
 [ -n "${GAMEPART_FULL-}" ] && big=10000
 # Without the casefold feature: the conversion turns it on.
 img=$scratch/plain.img
-make_plain_image "$img" 512M
+make_ext4_image "$img" 512M
 guest_run patched --env "GAMEPART=$gp" --env "BIG=$big" \
 	--env "LSAN_OPTIONS=suppressions=$tests_lib/libext2fs.lsan" --disk "$img" --
 done_testing
