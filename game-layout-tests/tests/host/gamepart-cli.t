@@ -1,8 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # The gamepart command line: top-level --help and --version, an unknown
-# command, and every command's --help synopsis identical to the one in the
-# man page.
+# command, and every command's --help synopses (one or more) identical to
+# those in the man page's SYNOPSIS.
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
@@ -13,7 +13,8 @@ man_page=$top/partition-tool/gamepart.8
 
 "$gp" --help >"$scratch/out" 2>"$scratch/err"
 is $? 0 "--help exits 0"
-for c in create status check casefold; do
+commands="create status check casefold convert"
+for c in $commands; do
 	grep -q "^  $c " "$scratch/out"
 	ok $? "--help lists $c"
 done
@@ -35,12 +36,21 @@ MANWIDTH=400 man -l "$man_page" 2>/dev/null | col -b | tr -s ' \t' ' ' |
 	sed 's/^ //' >"$scratch/man"
 grep -q '^SYNOPSIS' "$scratch/man"
 ok $? "the man page renders"
-for c in create status check casefold; do
+# A --help usage, one synopsis per line: a line that starts with
+# "gamepart" opens one, any other indented line continues it.
+usage_synopses() {
+	sed -e '/^$/,$d' -e 's/^Usage: //' "$1" | tr -s ' ' | sed 's/^ //' |
+		awk '/^gamepart / { if (s != "") print s; s = $0; next }
+			{ s = s " " $0 }
+			END { if (s != "") print s }'
+}
+sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' "$scratch/man" >"$scratch/man-synopsis"
+for c in $commands; do
 	"$gp" "$c" --help >"$scratch/help" 2>&1
 	is $? 0 "$c --help exits 0"
-	help=$(sed -n '1s/^Usage: //p' "$scratch/help" | tr -s ' ')
-	synopsis=$(grep -m1 "^gamepart $c\( \|$\)" "$scratch/man")
-	is "$help" "$synopsis" "$c: --help synopsis is the man page's"
+	help=$(usage_synopses "$scratch/help")
+	synopsis=$(grep "^gamepart $c\( \|$\)" "$scratch/man-synopsis")
+	is "$help" "$synopsis" "$c: --help synopses are the man page's"
 	grep -q "^ *gamepart $c\b" "$scratch/man"
 	ok $? "$c has a section in the man page"
 done
