@@ -17,7 +17,7 @@ PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
-	helpers guest tool tool-asan install demo check check-host check-guest \
+	helpers guest tool tool-asan install install-units demo check check-host check-guest \
 	check-full bench-check bench-kernel bench-convert kernel-series-check clean
 
 help:
@@ -30,7 +30,7 @@ help:
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
-	@echo 'make install     gamepart and its man page under $$(DESTDIR)$$(PREFIX)'
+	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
 	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
@@ -84,9 +84,37 @@ tool: deps
 tool-asan: deps
 	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/asan SANITIZE=1
 
-install: tool
+SYSCONFDIR ?= /etc
+LIBEXECDIR ?= $(PREFIX)/lib/gamepart
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
+UNITS := systemd-units
+UNIT_HELPERS := config.sh gamepart-udev-match gamepart-mount gamepart-provision gamepart-report
+subst_paths = sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
+	-e 's|@SBINDIR@|$(PREFIX)/sbin|g'
+
+install: tool install-units
 	install -D -m 755 $(BUILD)/bin/gamepart $(DESTDIR)$(PREFIX)/sbin/gamepart
 	install -D -m 644 partition-tool/gamepart.8 $(DESTDIR)$(PREFIX)/share/man/man8/gamepart.8
+
+# The udev rule, the units, their helpers, configuration and man page.
+install-units:
+	install -D -m 644 $(UNITS)/gamepart.conf.5 $(DESTDIR)$(PREFIX)/share/man/man5/gamepart.conf.5
+	install -d $(DESTDIR)$(LIBEXECDIR) $(DESTDIR)$(UDEVRULESDIR) $(DESTDIR)$(SYSTEMDUNITDIR)
+	for f in $(UNIT_HELPERS); do \
+		$(subst_paths) $(UNITS)/libexec/$$f >$(DESTDIR)$(LIBEXECDIR)/$$f && \
+		chmod 755 $(DESTDIR)$(LIBEXECDIR)/$$f || exit 1; \
+	done
+	chmod 644 $(DESTDIR)$(LIBEXECDIR)/config.sh
+	$(subst_paths) $(UNITS)/61-gamepart.rules.in >$(DESTDIR)$(UDEVRULESDIR)/61-gamepart.rules
+	for u in gamepart-mount@.service gamepart-provision@.service gamepart-report.service; do \
+		$(subst_paths) $(UNITS)/$$u.in >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
+	done
+	install -m 644 $(UNITS)/gamepart-report.timer $(DESTDIR)$(SYSTEMDUNITDIR)/
+	@# The configuration is the administrator's once installed.
+	test -e $(DESTDIR)$(SYSCONFDIR)/gamepart.conf || \
+		install -D -m 644 $(UNITS)/gamepart.conf $(DESTDIR)$(SYSCONFDIR)/gamepart.conf
+	@echo 'enable the weekly report with: systemctl enable --now gamepart-report.timer'
 
 # Everything a guest test may use.
 guest: kernel kernel-stock wine-prefix wine-client helpers tool tool-asan

@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0
+# Helpers for the tests of systemd-units/ (sourced after host.sh, or in
+# the guest after guest.sh).
+
+# Host side.
+
+# stage_units DIR [KEY=VALUE...]: "make install-units DESTDIR=DIR" with
+# the build's gamepart beside them and KEY=VALUE lines in gamepart.conf,
+# for vmrun --install (paths inside are those of an install in /usr/local).
+stage_units() {
+	local dir=$1
+	shift
+	env -u MAKEFLAGS -u MFLAGS -u MAKELEVEL \
+		make -s -C "$top" install-units DESTDIR="$dir" >/dev/null || return 1
+	install -D -m 755 "$build/bin/gamepart" "$dir/usr/local/sbin/gamepart"
+	[ $# -eq 0 ] || printf '%s\n' "$@" >>"$dir/etc/gamepart.conf"
+}
+
+# require_units: what staging the units and booting systemd need.
+require_units() {
+	require_kernel patched
+	[ -x "$build/bin/gamepart" ] || skip_all "no $build/bin/gamepart (make tool)"
+	require_cmd sfdisk systemd-analyze
+}
+
+# gpt_image IMG SIZE NAME: a disk image with a GPT and one Linux
+# partition named NAME over the rest of it, empty.
+gpt_image() {
+	rm -f "$1"
+	truncate -s "$2" "$1"
+	printf 'label: gpt\ntype=linux, name=%s\n' "$3" | sfdisk -q "$1"
+}
+
+# gpt_partition_offset IMG: the byte offset of its first partition.
+gpt_partition_offset() {
+	sfdisk -J "$1" | python3 -c 'import json, sys
+t = json.load(sys.stdin)["partitiontable"]
+print(t["partitions"][0]["start"] * t.get("sectorsize", 512))'
+}
+
+# Guest side.
+
+# devno DEV: MAJOR:MINOR, the instance of the units for DEV.
+devno() {
+	cat "/sys/class/block/${1#/dev/}/dev"
+}
+
+# wait_for_jobs: until systemd has no job queued or running, bounded at
+# 300 seconds; the units are driven by udev events, not by this test.
+wait_for_jobs() {
+	local i=0
+	udevadm settle --timeout=120
+	while [ -n "$(systemctl list-jobs --no-legend)" ] && [ $i -lt 3000 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ -z "$(systemctl list-jobs --no-legend)" ]
+}
+
+# has_casefold_flag DIR: lsattr shows +F on DIR (and DIR exists).
+has_casefold_flag() {
+	case $(lsattr -d "$1" 2>/dev/null | cut -d' ' -f1) in
+	*F*) return 0 ;;
+	esac
+	return 1
+}
+
+# mount_point_of DEV: where DEV is mounted, if it is.
+mount_point_of() {
+	findmnt -rn -S "$1" -o TARGET | head -n 1
+}
+
+# Host side again.
+
+# beyond_e2fsck_p IMG: give the (unmounted) ext4 image IMG damage that
+# e2fsck -p must not repair on its own: two files claiming one block, and
+# the superblock's error state, so that the check is not skipped.
+beyond_e2fsck_p() {
+	local img=$1 data block
+	data=$(mktemp)
+	head -c 8192 /dev/urandom >"$data"
+	debugfs -w -f - "$img" >/dev/null 2>&1 <<-END
+		write $data first
+		write $data second
+	END
+	block=$(debugfs -R "blocks first" "$img" 2>/dev/null | awk '{ print $1 }')
+	rm -f "$data"
+	[ -n "$block" ] || return 1
+	debugfs -w -f - "$img" >/dev/null 2>&1 <<-END
+		sif second bmap[0] $block
+		ssv state 2
+	END
+}
