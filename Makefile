@@ -114,7 +114,8 @@ install-units:
 	@# The configuration is the administrator's once installed.
 	test -e $(DESTDIR)$(SYSCONFDIR)/gamepart.conf || \
 		install -D -m 644 $(UNITS)/gamepart.conf $(DESTDIR)$(SYSCONFDIR)/gamepart.conf
-	@echo 'enable the weekly report with: systemctl enable --now gamepart-report.timer'
+	@echo 'then: systemctl daemon-reload; udevadm control --reload;' \
+		'and for the weekly report: systemctl enable --now gamepart-report.timer'
 
 # Everything a guest test may use.
 guest: kernel kernel-stock wine-prefix wine-client helpers tool tool-asan

@@ -71,6 +71,17 @@ if [ "${1-}" = --guest ]; then
 	grep -q " $lib " /proc/1/mountinfo
 	ok $? "vdb: the mount is in PID 1's namespace"
 
+	# The rule as udev parses and applies it, step by step.
+	udevadm test --action=add /sys/class/block/vdb >/tmp/udev-test 2>&1
+	grep -q 'Reading rules file: /usr/local/lib/udev/rules.d/61-gamepart.rules' /tmp/udev-test
+	ok $? "udevadm test reads the rule"
+	! grep -i '61-gamepart.rules.*\(invalid\|error\|unknown\|ignoring\)' /tmp/udev-test
+	ok $? "udevadm test finds nothing wrong in it"
+	grep -q '^GAMEPART_ROLE=gamedata$' /tmp/udev-test &&
+		grep -q '^SYSTEMD_WANTS=gamepart-mount@'"$(devno vdb)"'.service$' /tmp/udev-test
+	ok $? "udevadm test: vdb is game data and wants its mount service" ||
+		diag "$(grep -i gamepart /tmp/udev-test)"
+
 	# vdc, vdd: left alone.
 	for d in vdc vdd1; do
 		[ -z "$(mount_point_of /dev/$d)" ]
