@@ -23,6 +23,18 @@ require_units() {
 	require_cmd sfdisk systemd-analyze
 }
 
+# units_setup [KEY=VALUE...]: the host side of a units guest test: the
+# requirements, $scratch, and the units staged in $scratch/stage with
+# those settings.
+units_setup() {
+	require_units
+	make_scratch
+	stage_units "$scratch/stage" "$@" || {
+		echo "not ok 1 - stage the units (make install-units)"
+		exit 1
+	}
+}
+
 # gpt_image IMG SIZE NAME: a disk image with a GPT and one Linux
 # partition named NAME over the rest of it, empty.
 gpt_image() {

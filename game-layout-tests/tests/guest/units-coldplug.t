@@ -117,9 +117,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-require_units
-make_scratch
-stage_units "$scratch/stage" OWNER=1000:1000 || { echo "not ok 1 - stage the units"; exit 1; }
+units_setup OWNER=1000:1000
 mkdir "$scratch/share"
 
 gpt_image "$scratch/provision.img" 96M gamedata-new

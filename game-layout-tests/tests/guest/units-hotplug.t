@@ -60,9 +60,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-require_units
-make_scratch
-stage_units "$scratch/stage" || { echo "not ok 1 - stage the units"; exit 1; }
+units_setup
 gpt_image "$scratch/card.img" 96M gamedata-new
 guest_run patched --systemd --install "$scratch/stage" -- "$scratch/card.img"
 done_testing
