@@ -25,6 +25,9 @@ wine_setup() {
 		-o "lowerdir=$lower,upperdir=$base/upper,workdir=$base/work" \
 		"$base/prefix" || return 1
 	export WINEPREFIX=$base/prefix WINEDEBUG=-all HOME=/tmp
+	# Wine maps Windows names to Unix ones through the locale's charset:
+	# UTF-8, as on any desktop or handheld, or names beyond ASCII are lost.
+	export LC_ALL=C.UTF-8
 	export WINEDLLOVERRIDES="mscoree,mshtml,winemenubuilder.exe="
 	unset DISPLAY WAYLAND_DISPLAY
 }
