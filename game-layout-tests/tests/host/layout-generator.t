@@ -91,6 +91,25 @@ is "$(grep -c '^problem: ' "$scratch/report")" 0 \
 	"every reference resolves as expected, no probe exists, no name collides" ||
 	diag "$(grep '^problem: ' "$scratch/report" | head -n 10)"
 
+# Planted collisions: exactly those, and the references still hold.
+"$gen" --seed 7 --big 300 --files 60 --plant-collisions "$scratch/planted" >/dev/null
+python3 - "$scratch/planted" <<'PY' >"$scratch/groups"
+import os, sys, unicodedata
+fold = lambda s: unicodedata.normalize("NFD", s).casefold()
+for d, dirs, files in os.walk(sys.argv[1]):
+    groups = {}
+    for n in dirs + files:
+        groups.setdefault(fold(n), []).append(n)
+    for names in groups.values():
+        if len(names) > 1:
+            print(os.path.relpath(d, sys.argv[1]), len(names))
+PY
+is "$(sort "$scratch/groups" | tr '\n' ' ')" \
+	"HalfLifeLike/hl2/cfg 2 SkyrimLike/Data 2 SkyrimLike/Data/Interface/Translations 2 UnityLike/UnityLike_Data 2 " \
+	"--plant-collisions: four colliding pairs, in case and in normalization"
+diff -r -x layout.json "$scratch/a/references.tsv" "$scratch/planted/references.tsv" >/dev/null
+ok $? "--plant-collisions: the same references"
+
 "$gen" --seed 1 --profile bethesda --big 2500 --files 10 "$scratch/big" >/dev/null
 is "$(ls "$scratch/big/SkyrimLike/Data/Textures/Architecture/Whiterun" | wc -l)" 2500 \
 	"--big 2500: the big directory has 2,500 entries"
