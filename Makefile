@@ -120,7 +120,7 @@ install-units:
 # Everything a guest test may use.
 guest: kernel kernel-stock wine-prefix wine-client helpers tool tool-asan
 
-demo: kernel
+demo: kernel tool wine-prefix wine-client
 	@$(TESTS)/demo/demo
 
 check-host: tool tool-asan
