@@ -12,7 +12,10 @@
 #        untouched, byte for byte
 #   vde  ext4 labelled gamedata that e2fsck -p cannot repair: not
 #        mounted, its mount service failed, the reason in the journal
-# Then the weekly report, run once, logs vdb's colliding names.
+# Then the weekly report, run once, logs vdb's colliding names.  Last, a
+# card is inserted while the system runs (QEMU's monitor), provisioned and
+# mounted, a file on it is held open, and it is pulled: its units stop,
+# no other unit fails, nothing hangs.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -111,6 +114,46 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the report logs vdb's collisions at warning priority" || diag "$(cat /tmp/report)"
 	[ -n "$new" ] && ! grep -q "$new" /tmp/report
 	ok $? "and nothing about the fresh vda1, which has none"
+
+	# A card inserted and pulled.
+	failed_before=$(systemctl list-units --failed --no-legend --plain | sort)
+	vmctl monitor drive_add 0 "if=none,id=card,file=$3,format=raw" >/dev/null
+	vmctl monitor device_add virtio-blk-pci,drive=card,id=cardslot >/dev/null
+	i=0
+	while [ ! -b /dev/vdf1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/vdf1 ]
+	ok $? "hot-plug: the card appears"
+	id=$(devno vdf1)
+	wait_for_jobs
+	ok $? "hot-plug: its units' jobs finish"
+	card=$(mount_point_of /dev/vdf1)
+	case $card in /run/media/gamedata/gamedata-*) true ;; *) false ;; esac
+	ok $? "hot-plug: provisioned and mounted ('$card')" ||
+		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
+	has_casefold_flag "$card/steamapps/common"
+	ok $? "hot-plug: its library is +F"
+	# Something using the card when it goes, as a game would.
+	echo data >"$card/steamapps/common/Game.pak"
+	exec 5<"$card/steamapps/common/Game.pak"
+	vmctl monitor device_del cardslot >/dev/null
+	i=0
+	while [ -b /dev/vdf ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ ! -b /dev/vdf ]
+	ok $? "unplug: the card is gone"
+	wait_for_jobs
+	ok $? "unplug: the jobs its removal queued finish"
+	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive \
+		"unplug: its mount service stopped"
+	is "$(systemctl list-units --failed --no-legend --plain | sort)" "$failed_before" \
+		"unplug: no unit failed"
+	exec 5<&-
+	i=0
+	while grep -q " $card " /proc/1/mountinfo && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	! grep -q " $card " /proc/1/mountinfo
+	ok $? "unplug: the mount is gone once the last file on it is closed"
 	done_testing
 	exit
 fi
@@ -121,6 +164,7 @@ units_setup OWNER=1000:1000
 mkdir "$scratch/share"
 
 gpt_image "$scratch/provision.img" 96M gamedata-new
+gpt_image "$scratch/card.img" 96M gamedata-new
 make_casefold_image "$scratch/library.img" 96M -L gamedata
 make_ext4_image "$scratch/other.img" 16M -L photos
 gpt_image "$scratch/taken.img" 32M gamedata-new
@@ -139,7 +183,7 @@ guest_run patched --disk "$scratch/library.img" --share "$scratch/share" -- popu
 guest_run patched --systemd --install "$scratch/stage" --share "$scratch/share" \
 	--disk "$scratch/provision.img" --disk "$scratch/library.img" \
 	--disk "$scratch/other.img" --disk "$scratch/taken.img" \
-	--disk "$scratch/broken.img" -- coldplug
+	--disk "$scratch/broken.img" -- coldplug "$scratch/card.img"
 is "$(cd "$scratch" && sha256sum other.img taken.img)" "$untouched" \
 	"vdc and vdd: byte for byte as they were"
 done_testing
