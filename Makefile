@@ -135,7 +135,10 @@ check-guest: guest
 # other guest tests, whose summary ends the run.  The gamepart guest tests
 # are not run twice: booting guests is what make check spends its time on.
 GAMEPART_TESTS := $(wildcard $(TESTS)/tests/host/gamepart-*.t $(TESTS)/tests/guest/gamepart-*.t)
-OTHER_GUEST_TESTS := $(filter-out $(TESTS)/tests/guest/gamepart-%,$(wildcard $(TESTS)/tests/guest/*.t))
+# The longest first, so that prove's two slots end together instead of
+# one long test running alone at the end.
+SLOW_GUEST_TESTS := $(addprefix $(TESTS)/tests/guest/,units-cards.t wine-layout.t systemd-boot.t rig-exit-status.t)
+OTHER_GUEST_TESTS := $(SLOW_GUEST_TESTS) $(filter-out $(TESTS)/tests/guest/gamepart-% $(SLOW_GUEST_TESTS),$(wildcard $(TESTS)/tests/guest/*.t))
 
 check: guest
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
