@@ -141,7 +141,8 @@ if [ "${1-}" = --guest ]; then
 	[ ! -b /dev/vdf ]
 	ok $? "unplug: the card is gone"
 	wait_for_jobs
-	ok $? "unplug: the jobs its removal queued finish"
+	ok $? "unplug: the jobs its removal queued finish" ||
+		diag "still queued: $(systemctl list-jobs --no-legend)"
 	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive \
 		"unplug: its mount service stopped"
 	is "$(systemctl list-units --failed --no-legend --plain | sort)" "$failed_before" \
