@@ -18,12 +18,13 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
 	helpers guest tool tool-asan install install-units demo check check-host check-guest \
-	check-full bench-check bench-kernel bench-convert kernel-series-check clean
+	check-full bench bench-check bench-kernel bench-convert kernel-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
+	@echo 'make bench       Wine and native lookups, +F against case-sensitive, patched against stock: build/report/'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
 	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
@@ -169,8 +170,11 @@ bench-check: kernel tool
 	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
 	@$(TESTS)/bench/bench-check
 
+bench: kernel kernel-stock helpers wine-prefix wine-client
+	@$(TESTS)/bench/bench-lookups
+
 bench-kernel: kernel kernel-stock helpers
-	@$(TESTS)/bench/bench-kernel
+	@$(TESTS)/bench/bench-lookups --native
 
 bench-convert: kernel tool helpers
 	@$(TESTS)/bench/bench-convert
