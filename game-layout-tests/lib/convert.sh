@@ -23,11 +23,6 @@ convert_library() {
 	"$tree" manifest "$lib" >/tmp/before.json
 }
 
-# not_f_dirs DIR: how many directories under DIR lack +F.
-not_f_dirs() {
-	find "$1" -type d -print0 | xargs -0 lsattr -d | awk '$1 !~ /F/' | wc -l
-}
-
 # converted TAG LIB BEFORE JSON [--except PREFIX]: LIB is the manifest
 # BEFORE with the renames JSON (convert --json) reports, every directory
 # of it is +F, and no work directory is left beside it.

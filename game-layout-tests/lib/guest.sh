@@ -11,6 +11,11 @@ mount_disk() {
 	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
 }
 
+# not_f_dirs DIR: how many directories under DIR lack +F.
+not_f_dirs() {
+	find "$1" -type d -print0 | xargs -0 lsattr -d | awk '$1 !~ /F/' | wc -l
+}
+
 # Give Wine a private, writable prefix: the cached one (read-only, shared
 # from the host) under a tmpfs overlay, so no test can alter the cache.
 wine_setup() {
