@@ -2,11 +2,14 @@
 /*
  * migrate-bench: the two sides of make bench-convert that are not gamepart.
  *
- *   migrate-bench make DIR FILES BYTES   a library of FILES files of BYTES
- *                                        each in DIR: games of 20 data
- *                                        directories, each with a
- *                                        subdirectory, 100 files a game
- *                                        directory, split between the two
+ *   migrate-bench make DIR FILES SIZES   a library of FILES files in DIR:
+ *                                        games of 20 data directories,
+ *                                        each with a subdirectory, 100
+ *                                        files a game directory, split
+ *                                        between the two.  SIZES is a
+ *                                        size in bytes for every file, or
+ *                                        a file of sizes, one a line ('#'
+ *                                        lines skipped), taken in turn
  *   migrate-bench floor DIR              every directory under DIR, bottom
  *                                        up, emptied into a fresh +F
  *                                        sibling (one renameat per entry),
@@ -41,19 +44,72 @@ static void die(const char *what, const char *path)
 static void make_file(const char *path, const char *data, size_t size)
 {
 	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL, 0644);
+	ssize_t done;
 
-	if (fd < 0 || write(fd, data, size) != (ssize_t)size || close(fd))
+	if (fd < 0)
+		die("create", path);
+	for (; size; size -= done, data += done) {
+		done = write(fd, data, size);
+		if (done <= 0)
+			die("write", path);
+	}
+	if (close(fd))
 		die("write", path);
 }
 
-static int make(const char *root, long files, size_t size)
+/* The sizes SPEC gives: one number, or a file of them. */
+static size_t *read_sizes(const char *spec, size_t *count, size_t *largest)
 {
-	char *data = malloc(size ? size : 1);
+	size_t *v = NULL, cap = 0, linecap = 0;
+	char *line = NULL, *end;
+	FILE *f;
+
+	*count = 0;
+	*largest = 0;
+	v = malloc(sizeof(*v));
+	v[0] = strtoull(spec, &end, 10);
+	if (*spec && !*end) {
+		*count = 1;
+		*largest = v[0];
+		return v;
+	}
+	f = fopen(spec, "r");
+	if (!f)
+		die("read the sizes in", spec);
+	while (getline(&line, &linecap, f) > 0) {
+		if (line[0] == '#')
+			continue;
+		if (*count == cap) {
+			cap = cap ? 2 * cap : 1024;
+			v = realloc(v, cap * sizeof(*v));
+		}
+		v[*count] = strtoull(line, &end, 10);
+		if (end == line || (*end && *end != '\n')) {
+			errno = EINVAL;
+			die("read the sizes in", spec);
+		}
+		if (v[*count] > *largest)
+			*largest = v[*count];
+		(*count)++;
+	}
+	free(line);
+	fclose(f);
+	if (!*count) {
+		errno = ENODATA;
+		die("read the sizes in", spec);
+	}
+	return v;
+}
+
+static int make(const char *root, long files, const char *sizes_spec)
+{
+	size_t count, largest, *sizes = read_sizes(sizes_spec, &count, &largest);
+	char *data = malloc(largest ? largest : 1);
 	char path[4096];
 	long n = 0, game;
 	int d, f;
 
-	for (size_t i = 0; i < size; i++)
+	for (size_t i = 0; i < largest; i++)
 		data[i] = (char)(i * 131 + 7);
 	if (mkdir(root, 0755))
 		die("mkdir", root);
@@ -71,10 +127,11 @@ static int make(const char *root, long files, size_t size)
 			for (f = 0; f < 100 && n < files; f++, n++) {
 				snprintf(path, sizeof(path), "%s/Game%03ld/Data%02d%s/File%03d.bin",
 					 root, game, d, f % 2 ? "/Sub" : "", f);
-				make_file(path, data, size);
+				make_file(path, data, sizes[n % count]);
 			}
 		}
 	}
+	free(sizes);
 	free(data);
 	return 0;
 }
@@ -147,7 +204,7 @@ static void floor_dir(int parent, const char *name, const char *path)
 int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "make"))
-		return make(argv[2], atol(argv[3]), (size_t)atol(argv[4]));
+		return make(argv[2], atol(argv[3]), argv[4]);
 	if (argc == 3 && !strcmp(argv[1], "floor")) {
 		char *slash = strrchr(argv[2], '/');
 		int parent;
@@ -162,7 +219,7 @@ int main(int argc, char **argv)
 		floor_dir(parent, slash + 1, argv[2]);
 		return 0;
 	}
-	fputs("Usage: migrate-bench make DIR FILES BYTES\n"
+	fputs("Usage: migrate-bench make DIR FILES SIZE|SIZES-FILE\n"
 	      "       migrate-bench floor DIR\n", stderr);
 	return 2;
 }
