@@ -154,7 +154,7 @@ check-full: guest kernel-debug
 		$(CURDIR)/$(TESTS)/lib/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
-	@# One at a time: two KASAN guests of two vCPUs on two cores boot
+	@# One at a time: two KASAN guests (of two vCPUs each, when it was seen) on two cores boot
 	@# slowly enough to trip the RCU stall detector in ACPI's set-up.
 	GAMEPART_FULL=1 $(PROVE_ONE) $(TESTS)/tests/host $(TESTS)/tests/guest \
 		$(TESTS)/tests/full

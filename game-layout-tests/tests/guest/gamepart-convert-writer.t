@@ -103,5 +103,6 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-gamepart_on_casefold_image 256M --
+# Two CPUs, so that the writer and the conversion truly run at once.
+gamepart_on_casefold_image 256M --cpus 2 --
 done_testing
