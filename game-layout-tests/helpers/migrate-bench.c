@@ -10,6 +10,7 @@
  *                                        size in bytes for every file, or
  *                                        a file of sizes, one a line ('#'
  *                                        lines skipped), taken in turn
+ *   migrate-bench total FILES SIZES      the bytes such a library holds
  *   migrate-bench floor DIR              every directory under DIR, bottom
  *                                        up, emptied into a fresh +F
  *                                        sibling (one renameat per entry),
@@ -58,29 +59,25 @@ static void make_file(const char *path, const char *data, size_t size)
 }
 
 /* The sizes SPEC gives: one number, or a file of them. */
-static size_t *read_sizes(const char *spec, size_t *count, size_t *largest)
+static size_t *read_sizes(const char *spec, size_t *count)
 {
-	size_t *v = NULL, cap = 0, linecap = 0;
+	size_t *v = malloc(sizeof(*v)), cap = 1, linecap = 0;
 	char *line = NULL, *end;
 	FILE *f;
 
-	*count = 0;
-	*largest = 0;
-	v = malloc(sizeof(*v));
 	v[0] = strtoull(spec, &end, 10);
-	if (*spec && !*end) {
-		*count = 1;
-		*largest = v[0];
+	*count = 1;
+	if (*spec && !*end)
 		return v;
-	}
 	f = fopen(spec, "r");
 	if (!f)
 		die("read the sizes in", spec);
+	*count = 0;
 	while (getline(&line, &linecap, f) > 0) {
 		if (line[0] == '#')
 			continue;
 		if (*count == cap) {
-			cap = cap ? 2 * cap : 1024;
+			cap *= 2;
 			v = realloc(v, cap * sizeof(*v));
 		}
 		v[*count] = strtoull(line, &end, 10);
@@ -88,8 +85,6 @@ static size_t *read_sizes(const char *spec, size_t *count, size_t *largest)
 			errno = EINVAL;
 			die("read the sizes in", spec);
 		}
-		if (v[*count] > *largest)
-			*largest = v[*count];
 		(*count)++;
 	}
 	free(line);
@@ -101,14 +96,31 @@ static size_t *read_sizes(const char *spec, size_t *count, size_t *largest)
 	return v;
 }
 
+/* The bytes of FILES files of the sizes SPEC gives, taken in turn. */
+static int total(long files, const char *spec)
+{
+	size_t count, *sizes = read_sizes(spec, &count);
+	unsigned long long sum = 0;
+
+	for (long n = 0; n < files; n++)
+		sum += sizes[n % count];
+	free(sizes);
+	printf("%llu\n", sum);
+	return 0;
+}
+
 static int make(const char *root, long files, const char *sizes_spec)
 {
-	size_t count, largest, *sizes = read_sizes(sizes_spec, &count, &largest);
-	char *data = malloc(largest ? largest : 1);
+	size_t count, largest = 0, *sizes = read_sizes(sizes_spec, &count);
+	char *data;
 	char path[4096];
 	long n = 0, game;
 	int d, f;
 
+	for (size_t i = 0; i < count; i++)
+		if (sizes[i] > largest)
+			largest = sizes[i];
+	data = malloc(largest ? largest : 1);
 	for (size_t i = 0; i < largest; i++)
 		data[i] = (char)(i * 131 + 7);
 	if (mkdir(root, 0755))
@@ -205,6 +217,8 @@ int main(int argc, char **argv)
 {
 	if (argc == 5 && !strcmp(argv[1], "make"))
 		return make(argv[2], atol(argv[3]), argv[4]);
+	if (argc == 4 && !strcmp(argv[1], "total"))
+		return total(atol(argv[2]), argv[3]);
 	if (argc == 3 && !strcmp(argv[1], "floor")) {
 		char *slash = strrchr(argv[2], '/');
 		int parent;
@@ -220,6 +234,7 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	fputs("Usage: migrate-bench make DIR FILES SIZE|SIZES-FILE\n"
+	      "       migrate-bench total FILES SIZE|SIZES-FILE\n"
 	      "       migrate-bench floor DIR\n", stderr);
 	return 2;
 }
