@@ -570,16 +570,36 @@ static int lock_journal(struct convert *c, int workfd, const char *workname,
 
 /*
  * Open the work directory of an earlier conversion and lock its journal:
- * 0, 1 if there is none, -1 on an error (with a message).
+ * 0, 1 if there is none, 2 if there was only the empty work directory of
+ * a finished conversion (now removed), -1 on an error (with a message).
  */
 static int open_work(struct convert *c)
 {
+	struct stat st;
+
 	c->workfd = open_dir_at(c->parentfd, c->workname);
 	if (c->workfd < 0 && errno == ENOENT)
 		return 1;
 	if (c->workfd < 0) {
 		gp_warn("%s/../%s: %s", c->arg, c->workname, strerror(errno));
 		return -1;
+	}
+	/*
+	 * The work directory has a journal from its making (make_work) until
+	 * the conversion is done; without one, the run that finished was
+	 * stopped before it could remove the directory.
+	 */
+	if (fstatat(c->workfd, CONVERT_JOURNAL, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	    errno == ENOENT) {
+		close(c->workfd);
+		c->workfd = -1;
+		if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0 &&
+		    errno != ENOENT) {
+			gp_warn("%s/../%s: removing it: %s", c->arg,
+				c->workname, strerror(errno));
+			return -1;
+		}
+		return 2;
 	}
 	return lock_journal(c, c->workfd, c->workname, false);
 }
@@ -974,7 +994,9 @@ static int remove_work(struct convert *c)
 	if (journal_remove(&c->journal, c->workfd) < 0)
 		goto fail;
 	crash_point(c, "journal removed");
-	if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0)
+	/* A run started meanwhile may have removed it (open_work). */
+	if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0 &&
+	    errno != ENOENT)
 		goto fail;
 	return 0;
 fail:
@@ -1194,6 +1216,9 @@ static int resume(struct convert *c)
 	}
 	if (ret < 0)
 		return EXIT_TROUBLE;
+	/* Only the work directory was left: the tree is converted. */
+	if (ret == 2)
+		return convert_tree(c);
 	if (journal_read(&c->journal) < 0) {
 		gp_warn("%s/../%s/" CONVERT_JOURNAL ": unreadable: %s", c->arg,
 			c->workname, strerror(errno));
