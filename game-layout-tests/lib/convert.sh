@@ -38,12 +38,13 @@ converted() {
 	ok $? "$tag: no work directory is left"
 }
 
-# resumed TAG LIB BEFORE: --resume LIB finishes, and LIB is converted.
+# resumed TAG LIB BEFORE [REPORT]: --resume LIB finishes, and LIB is
+# converted with the renames --resume reports, or REPORT's.
 resumed() {
 	"$gp" convert --resume --json "$2" >/tmp/resume.json 2>/tmp/err
 	ok $? "$1: --resume finishes" || diag "$(cat /tmp/err)"
 	# The resumed run reports the renames of the interrupted one too.
-	converted "$1" "$2" "$3" /tmp/resume.json
+	converted "$1" "$2" "$3" "${4:-/tmp/resume.json}"
 }
 
 # unmount_and_fsck: e2fsck -fn of the disk is clean once unmounted.

@@ -15,12 +15,42 @@ if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
 	convert_mount
-	# after_crash LIB TAG: check notices, then --resume finishes.
+	# after_crash LIB TAG [REPORT]: check notices, then --resume finishes.
 	after_crash() {
 		"$gp" check "$1" >/tmp/check.out 2>/tmp/check.err
 		grep -q "a conversion of it was interrupted" /tmp/check.err
 		ok $? "$2: check says the conversion was interrupted"
-		resumed "$2" "$1" $mnt/before-$2.json
+		resumed "$2" "$1" $mnt/before-$2.json ${3-}
+	}
+
+	# stop_at WHEN TAG: a fresh library, its conversion killed at WHEN
+	# (a change's number or a phase's name, as GAMEPART_TEST_CRASH_AFTER
+	# takes it), then check and --resume; returns 1 if it finished first.
+	stop_at() {
+		local lib=$mnt/kill-$2 status phase
+		mkdir $lib
+		"$tree" make $lib --big 150
+		"$tree" manifest $lib >$mnt/before-$2.json
+		# Once the journal is gone, so is its record of the renames,
+		# which only the killed run's report gave: the plan, made the
+		# same way, stands in for it.
+		[ "$1" = "journal removed" ] &&
+			"$gp" convert --dry-run --on-collision=rename --json $lib \
+				>/tmp/plan.json
+		# (The shell's "Killed" goes to /dev/null.)
+		{ GAMEPART_TEST_CRASH_AFTER=$1 "$gp" convert \
+			--on-collision=rename --json $lib \
+			>/dev/null 2>/tmp/crash.err; } 2>/dev/null
+		status=$?
+		if [ $status -eq 0 ]; then
+			rm -rf $lib
+			return 1
+		fi
+		is $status 137 "stop after change $1: killed"
+		phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' /tmp/crash.err)
+		echo "$phase" >>/tmp/phases
+		after_crash $lib $2 $([ "$1" = "journal removed" ] && echo /tmp/plan.json)
+		rm -rf $lib
 	}
 
 	case "$2" in
@@ -28,25 +58,10 @@ if [ "${1-}" = --guest ]; then
 		n=1 i=0
 		while :; do
 			i=$((i + 1))
-			lib=$mnt/kill-$i
-			mkdir $lib
-			"$tree" make $lib --big 150
-			"$tree" manifest $lib >$mnt/before-$i.json
-			# (The shell's "Killed" goes to /dev/null.)
-			{ GAMEPART_TEST_CRASH_AFTER=$n "$gp" convert \
-				--on-collision=rename --json $lib \
-				>/dev/null 2>/tmp/crash.err; } 2>/dev/null
-			status=$?
-			if [ $status -eq 0 ]; then
+			if ! stop_at $n $i; then
 				diag "change $n is past the last one: the conversion finished"
-				rm -rf $lib
 				break
 			fi
-			is $status 137 "stop after change $n: killed"
-			phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' /tmp/crash.err)
-			echo "$phase" >>/tmp/phases
-			after_crash $lib $i
-			rm -rf $lib
 			# Every stop under make check-full (about 20), a few else.
 			if [ -n "${ALL-}" ]; then
 				n=$(( n * 13 / 10 + 1 ))
@@ -55,6 +70,14 @@ if [ "${1-}" = --guest ]; then
 				n=$(( n * 6 + 1 ))
 			fi
 		done
+		# The last changes are too few for the spread to find: named.
+		if [ -n "${ALL-}" ]; then
+			for phase in "temporary directory removed" "journal removed"; do
+				i=$((i + 1))
+				stop_at "$phase" $i
+				ok $? "the conversion stops at \"$phase\""
+			done
+		fi
 		diag "phases the stops hit: $(sort /tmp/phases | uniq -c | awk '{printf "%s%s x%d", (NR > 1 ? ", " : ""), substr($0, index($0, $2)), $1}')"
 		;;
 	poweroff-before)
