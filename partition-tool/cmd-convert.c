@@ -570,8 +570,9 @@ static int lock_journal(struct convert *c, int workfd, const char *workname,
 
 /*
  * Open the work directory of an earlier conversion and lock its journal:
- * 0, 1 if there is none, 2 if there was only the empty work directory of
- * a finished conversion (now removed), -1 on an error (with a message).
+ * 0, 1 if there is none, 2 if there is only the empty work directory of
+ * a finished conversion (for remove_work_dir), -1 on an error (with a
+ * message).
  */
 static int open_work(struct convert *c)
 {
@@ -593,12 +594,6 @@ static int open_work(struct convert *c)
 	    errno == ENOENT) {
 		close(c->workfd);
 		c->workfd = -1;
-		if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0 &&
-		    errno != ENOENT) {
-			gp_warn("%s/../%s: removing it: %s", c->arg,
-				c->workname, strerror(errno));
-			return -1;
-		}
 		return 2;
 	}
 	return lock_journal(c, c->workfd, c->workname, false);
@@ -989,20 +984,30 @@ static int run_plan(struct convert *c)
 	return 0;
 }
 
+/*
+ * Remove the work directory, once empty.  A run started after the
+ * journal's removal may have removed it first (open_work returns 2).
+ */
+static int remove_work_dir(struct convert *c)
+{
+	if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0 &&
+	    errno != ENOENT) {
+		gp_warn("%s/../%s: removing it: %s", c->arg, c->workname,
+			strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static int remove_work(struct convert *c)
 {
-	if (journal_remove(&c->journal, c->workfd) < 0)
-		goto fail;
+	if (journal_remove(&c->journal, c->workfd) < 0) {
+		gp_warn("%s/../%s: removing it: %s", c->arg, c->workname,
+			strerror(errno));
+		return -1;
+	}
 	crash_point(c, "journal removed");
-	/* A run started meanwhile may have removed it (open_work). */
-	if (unlinkat(c->parentfd, c->workname, AT_REMOVEDIR) < 0 &&
-	    errno != ENOENT)
-		goto fail;
-	return 0;
-fail:
-	gp_warn("%s/../%s: removing it: %s", c->arg, c->workname,
-		strerror(errno));
-	return -1;
+	return remove_work_dir(c);
 }
 
 /* ---- output ---- */
@@ -1218,7 +1223,7 @@ static int resume(struct convert *c)
 		return EXIT_TROUBLE;
 	/* Only the work directory was left: the tree is converted. */
 	if (ret == 2)
-		return convert_tree(c);
+		return remove_work_dir(c) < 0 ? EXIT_TROUBLE : convert_tree(c);
 	if (journal_read(&c->journal) < 0) {
 		gp_warn("%s/../%s/" CONVERT_JOURNAL ": unreadable: %s", c->arg,
 			c->workname, strerror(errno));
@@ -1626,7 +1631,8 @@ int cmd_convert(int argc, char **argv)
 			ret = EXIT_TROUBLE;
 			goto out;
 		}
-		if (ret < 0) {
+		/* --dry-run changes nothing, not even that leftover. */
+		if (ret < 0 || (ret == 2 && !c.dry_run && remove_work_dir(&c) < 0)) {
 			ret = EXIT_TROUBLE;
 			goto out;
 		}

@@ -49,6 +49,11 @@ if [ "${1-}" = --guest ]; then
 		is $status 137 "stop after change $1: killed"
 		phase=$(sed -n 's/.*test crash after change [0-9]* (\(.*\))$/\1/p' /tmp/crash.err)
 		echo "$phase" >>/tmp/phases
+		if [ "$1" = "journal removed" ]; then
+			"$gp" convert --dry-run $lib >/dev/null 2>&1
+			ls -A $mnt | grep -q gamepart-convert
+			ok $? "$2: --dry-run leaves the finished run's work directory"
+		fi
 		after_crash $lib $2 $([ "$1" = "journal removed" ] && echo /tmp/plan.json)
 		rm -rf $lib
 	}
