@@ -8,7 +8,9 @@
  * inode: its entries are moved into a temporary directory, +F is set on
  * it, and they are moved back, under a new name where two would collide.
  * Processes working inside it, bind mounts and inotify watches on it keep
- * working; each entry moves twice.
+ * working; each entry moves twice.  With --directories=replace, each
+ * directory below PATH is instead replaced by a new +F one that takes its
+ * attributes and its entries, each moving once (replace_dir()).
  *
  * The temporary directories and the journal live in a work directory
  * beside the tree (PARENT/.gamepart-convert.INO), on the same filesystem
@@ -35,6 +37,7 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <sys/xattr.h>
 
 #include <et/com_err.h>
 #include <json-c/json.h>
@@ -57,7 +60,8 @@
 static void usage(FILE *out)
 {
 	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename]\n"
-	      "                        [--resume] [--json] PATH\n"
+	      "                        [--directories=keep|replace] [--resume]\n"
+	      "                        [--json] PATH\n"
 	      "       gamepart convert --offline [--undo-file=FILE] [--dry-run]\n"
 	      "                        [--on-collision=fail|rename] [--resume] [--json]\n"
 	      "                        TARGET [DIR...]\n"
@@ -81,6 +85,11 @@ static void usage(FILE *out)
 	      "                         (fail, the default), or keep the name that\n"
 	      "                         sorts first and rename the others to\n"
 	      "                         'STEM (case conflict N).EXT'\n"
+	      "      --directories=keep|replace\n"
+	      "                         keep each directory's inode, moving its\n"
+	      "                         entries out and back (keep, the default),\n"
+	      "                         or replace each one under PATH by a new\n"
+	      "                         one with its attributes (moving them once)\n"
 	      "      --resume           finish an interrupted conversion of PATH\n"
 	      "                         (offline: roll it back with e2undo, then\n"
 	      "                         convert again)\n"
@@ -114,6 +123,7 @@ struct convert {
 	struct report *report;
 	enum policy policy;
 	bool policy_given, dry_run, json, resume;
+	bool replace, replace_given;	/* --directories=replace */
 
 	/* Offline: the directories named (paths inside the filesystem), the
 	   one being walked, and the directories already planned. */
@@ -641,7 +651,8 @@ static int make_work(struct convert *c)
 	}
 	if (lock_journal(c, c->workfd, newname, true) < 0)
 		return -1;
-	if (journal_start(&c->journal, c->policy == ON_COLLISION_RENAME) < 0 ||
+	if (journal_start(&c->journal, c->policy == ON_COLLISION_RENAME,
+			  c->replace) < 0 ||
 	    fsync(c->workfd) < 0) {
 		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg, newname,
 			strerror(errno));
@@ -780,28 +791,30 @@ static const struct rename *planned_rename(const struct journal *j,
 }
 
 /*
- * Move NAME from TFD back into the casefolded DFD, under its planned new
- * name if it has one.  A name that now collides (a writer created a
- * variant meanwhile) gets the next free ' (case conflict N)' name under
- * the rename policy; the kernel's EEXIST on RENAME_NOREPLACE says which
- * are free.
+ * Move NAME from FROM into the casefolded TO, under its planned new name
+ * if it has one.  A name that now collides (a writer created a variant
+ * meanwhile) gets the next free ' (case conflict N)' name under the
+ * rename policy; the kernel's EEXIST on RENAME_NOREPLACE says which are
+ * free.  PHASE names the step, for the crash hook and the messages.
  */
-static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
-		      const char *name)
+static bool move_entry(struct convert *c, const char *path, int to, int from,
+		       const char *name, const char *phase)
 {
 	const struct rename *planned = planned_rename(&c->journal, name);
-	const char *to = planned ? planned->new : name;
+	const char *dest = planned ? planned->new : name;
 	struct rename late;
 	unsigned int k;
 	struct stat st;
 
-	if (renameat2(tfd, name, dfd, to, RENAME_NOREPLACE) == 0) {
-		crash_point(c, "moving entries back");
+	if (renameat2(from, name, to, dest, RENAME_NOREPLACE) == 0) {
+		crash_point(c, phase);
 		c->moved++;
 		return true;
 	}
+	if (errno == ENOENT)
+		return true;	/* removed or renamed by someone else */
 	if (errno != EEXIST || c->journal.policy != ON_COLLISION_RENAME) {
-		gp_warn("%s/%s/%s: moving it back: %s", c->arg, path, to,
+		gp_warn("%s/%s/%s: %s: %s", c->arg, path, dest, phase,
 			errno == EEXIST ?
 			"a name that collides with it appeared meanwhile" :
 			strerror(errno));
@@ -811,11 +824,11 @@ static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
 		late.new = conflict_name(name, strlen(name), k, &late.newlen);
 		if (!late.new)
 			break;
-		if (renameat2(tfd, name, dfd, late.new, RENAME_NOREPLACE) == 0) {
-			crash_point(c, "moving entries back");
+		if (renameat2(from, name, to, late.new, RENAME_NOREPLACE) == 0) {
+			crash_point(c, phase);
 			late.old = (char *)name;
 			late.oldlen = strlen(name);
-			late.ino = fstatat(dfd, late.new, &st,
+			late.ino = fstatat(to, late.new, &st,
 					   AT_SYMLINK_NOFOLLOW) == 0 ?
 				   st.st_ino : 0;
 			late.planned = false;
@@ -828,25 +841,61 @@ static bool move_back(struct convert *c, const char *path, int dfd, int tfd,
 		if (errno != EEXIST)
 			break;
 	}
-	gp_warn("%s/%s/%s: moving it back: %s", c->arg, path, name,
+	gp_warn("%s/%s/%s: %s: %s", c->arg, path, name, phase,
 		strerror(errno));
 	return false;
 }
 
+/* Move every entry of FROM into TO, as move_entry() does. */
+static bool move_all(struct convert *c, const char *path, int to, int from,
+		     const char *phase)
+{
+	size_t n, i;
+	char **names = list_names(from, &n);
+
+	if (!names) {
+		gp_warn("%s/%s: %s: %s", c->arg, path, phase, strerror(errno));
+		return false;
+	}
+	for (i = 0; i < n; i++)
+		if (!move_entry(c, path, to, from, names[i], phase))
+			break;
+	free_names(names);
+	return i == n;
+}
+
+/* Report the planned renames of the directory in flight that were made,
+   before an interruption too: those whose new name in DFD holds the
+   inode the plan gave it. */
+static void note_planned_renames(struct convert *c, int dfd)
+{
+	const struct journal *j = &c->journal;
+	struct stat st;
+	size_t i;
+
+	for (i = 0; i < j->nrenames; i++) {
+		const struct rename *r = &j->renames[i];
+
+		if (fstatat(dfd, r->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		    st.st_ino == r->ino)
+			note_rename(c, j->path, r);
+	}
+}
+
 /*
- * Finish the directory the journal names: empty it into its temporary
- * directory (unless it is +F already), set +F, move everything back,
- * remove the temporary directory.  Each step finds its work from the
- * filesystem, so it is also how a crashed conversion resumes.
+ * Convert the directory the journal names keeping its inode: empty it
+ * into its temporary directory (unless it is +F already), set +F, move
+ * everything back, remove the temporary directory.  Each step finds its
+ * work from the filesystem, so it is also how a crashed conversion
+ * resumes.
  */
-static int finish_dir(struct convert *c)
+static int empty_and_refill(struct convert *c)
 {
 	const struct journal *j = &c->journal;
 	const char *path = j->path;
-	char tmpname[40], **names;
+	char tmpname[40];
 	struct stat st;
 	int dfd, tfd = -1, flags, tries, ret = -1;
-	size_t n, i;
 
 	dfd = open_beneath(c->target.dirfd, path);
 	if (dfd < 0 || fstat(dfd, &st) < 0) {
@@ -898,29 +947,9 @@ static int finish_dir(struct convert *c)
 		}
 	}
 
-	names = list_names(tfd, &n);
-	if (!names) {
-		gp_warn("%s/../%s/%s: %s", c->arg, c->workname, tmpname,
-			strerror(errno));
+	if (!move_all(c, path, dfd, tfd, "moving entries back"))
 		goto out;
-	}
-	for (i = 0; i < n; i++)
-		if (!move_back(c, path, dfd, tfd, names[i]))
-			break;
-	free_names(names);
-	if (i < n)
-		goto out;
-	/*
-	 * The planned renames made, before an interruption too: those whose
-	 * new name holds the inode the plan gave it.
-	 */
-	for (i = 0; i < j->nrenames; i++) {
-		const struct rename *r = &j->renames[i];
-
-		if (fstatat(dfd, r->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_ino == r->ino)
-			note_rename(c, path, r);
-	}
+	note_planned_renames(c, dfd);
 	/* Its entries are back: so is its modification time. */
 	if (futimens(dfd, j->times) < 0) {
 		gp_warn("%s/%s: restoring its times: %s", c->arg, path,
@@ -951,6 +980,291 @@ out:
 	return ret;
 }
 
+/* ---- replacing one directory (--directories=replace) ---- */
+
+/* The directory that holds PATH (relative to the tree's root). */
+static char *parent_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? xasprintf("%.*s", (int)(slash - path), path) :
+		       xstrdup(".");
+}
+
+/*
+ * The inode flags a replacing directory takes from the one it replaces:
+ * those chattr sets, but for casefold itself and immutable and
+ * append-only, under which the entries could not have been moved out.
+ */
+#define CARRIED_FLAGS	(FS_SYNC_FL | FS_NODUMP_FL | FS_NOATIME_FL | \
+			 FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL | \
+			 FS_JOURNAL_DATA_FL)
+
+/* FD's extended attribute names, as flistxattr() gives them. */
+static char *list_xattrs(int fd, ssize_t *len)
+{
+	for (;;) {
+		ssize_t size = flistxattr(fd, NULL, 0);
+		char *buf;
+
+		if (size < 0)
+			return NULL;
+		buf = xmalloc((size_t)size + 1);
+		*len = flistxattr(fd, buf, (size_t)size);
+		if (*len >= 0)
+			return buf;
+		free(buf);
+		if (errno != ERANGE)	/* else one was added meanwhile */
+			return NULL;
+	}
+}
+
+static bool has_xattr(const char *names, ssize_t len, const char *name)
+{
+	const char *p;
+
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return true;
+	return false;
+}
+
+/*
+ * Give TO exactly FROM's extended attributes, whatever their namespace:
+ * user, trusted, security and the POSIX ACLs (system.posix_acl_access
+ * and _default) alike.  The name that failed goes to *WHAT.
+ */
+static int copy_xattrs(int from, int to, const char **what)
+{
+	char *names, *have, *value = xmalloc(XATTR_SIZE_MAX);
+	ssize_t len, hlen, vlen;
+	const char *p;
+	int ret = -1;
+
+	*what = "listing them";
+	names = list_xattrs(from, &len);
+	if (!names)
+		goto out_value;
+	have = list_xattrs(to, &hlen);
+	if (!have)
+		goto out_names;
+	/* The work directory's parent may pass default ACLs down to it. */
+	for (p = have; p < have + hlen; p += strlen(p) + 1) {
+		*what = p;
+		if (!has_xattr(names, len, p) && fremovexattr(to, p) < 0)
+			goto out;
+	}
+	for (p = names; p < names + len; p += strlen(p) + 1) {
+		*what = p;
+		vlen = fgetxattr(from, p, value, XATTR_SIZE_MAX);
+		if (vlen < 0 && errno == ENODATA)
+			continue;	/* removed since it was listed */
+		if (vlen < 0 || fsetxattr(to, p, value, (size_t)vlen, 0) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(have);
+out_names:
+	free(names);
+out_value:
+	free(value);
+	return ret;
+}
+
+/*
+ * Give TO, the new casefolded directory, what FROM has of its own that a
+ * rename would have kept: owner, extended attributes (ACLs among them),
+ * mode, inode flags and project.  Its times follow once it is full;
+ * its change and creation times are its own.
+ */
+static int copy_attributes(struct convert *c, const char *path, int from,
+			   int to)
+{
+	struct fsxattr fx, tx;
+	const char *what;
+	struct stat st;
+	int flags, tflags;
+
+	what = "reading them";
+	if (fstat(from, &st) < 0)
+		goto fail;
+	what = "setting its owner";
+	if (fchown(to, st.st_uid, st.st_gid) < 0)
+		goto fail;
+	/* The ACLs before the mode: setting the mode sets their mask. */
+	if (copy_xattrs(from, to, &what) < 0) {
+		gp_warn("%s/%s: copying its extended attribute %s: %s", c->arg,
+			path, what, strerror(errno));
+		return -1;
+	}
+	what = "setting its mode";
+	if (fchmod(to, st.st_mode & 07777) < 0)
+		goto fail;
+	what = "setting its flags";
+	if (get_flags(from, &flags) < 0 || get_flags(to, &tflags) < 0)
+		goto fail;
+	flags = (tflags & ~CARRIED_FLAGS) | (flags & CARRIED_FLAGS);
+	if (flags != tflags && ioctl(to, FS_IOC_SETFLAGS, &flags) < 0)
+		goto fail;
+	/* Without it, every entry of a project directory would be EXDEV. */
+	what = "setting its project";
+	if (ioctl(from, FS_IOC_FSGETXATTR, &fx) < 0 ||
+	    ioctl(to, FS_IOC_FSGETXATTR, &tx) < 0)
+		goto fail;
+	if (fx.fsx_projid != tx.fsx_projid) {
+		tx.fsx_projid = fx.fsx_projid;
+		if (ioctl(to, FS_IOC_FSSETXATTR, &tx) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	gp_warn("%s/%s: copying its attributes: %s: %s", c->arg, path, what,
+		strerror(errno));
+	return -1;
+}
+
+/*
+ * Convert the directory the journal names by replacing it: a new
+ * directory, made in the work directory and set +F while empty, takes
+ * the old one's attributes (copy_attributes) and then its entries, one
+ * rename each; RENAME_EXCHANGE puts it in the old one's place in a
+ * single step, so that the path never lacks a directory, and the old
+ * one, emptied, is removed.  Whichever of the path and the work
+ * directory's n<INO> holds the journal's inode says, after a crash,
+ * whether the exchange was made.
+ */
+static int replace_dir(struct convert *c)
+{
+	const struct journal *j = &c->journal;
+	const char *path = j->path, *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *parent = parent_path(path);
+	char newname[40];
+	struct stat st;
+	int pfd, dfd = -1, nfd = -1, flags, tries, ret = -1;
+
+	snprintf(newname, sizeof(newname), "n%llu",
+		 (unsigned long long)j->ino);
+	pfd = open_beneath(c->target.dirfd, parent);
+	if (pfd >= 0)
+		dfd = open_dir_at(pfd, base);
+	if (dfd < 0 || fstat(dfd, &st) < 0) {
+		gp_warn("%s/%s: %s", c->arg, path, strerror(errno));
+		goto out;
+	}
+	if (st.st_ino != j->ino) {
+		/* Exchanged already: the old one is in the work directory,
+		   unless it was removed too and only "done" was lost. */
+		nfd = dfd;
+		dfd = open_dir_at(c->workfd, newname);
+		if (dfd < 0 && errno == ENOENT && get_flags(nfd, &flags) == 0 &&
+		    (flags & FS_CASEFOLD_FL)) {
+			note_planned_renames(c, nfd);
+			goto done;
+		}
+		if (dfd < 0 || fstat(dfd, &st) < 0 || st.st_ino != j->ino) {
+			gp_warn("%s/%s: replaced since it was checked (inode %llu, was %llu)",
+				c->arg, path, (unsigned long long)st.st_ino,
+				(unsigned long long)j->ino);
+			goto out;
+		}
+	} else {
+		if (mkdirat(c->workfd, newname, 0700) == 0)
+			crash_point(c, "new directory made");
+		else if (errno != EEXIST)
+			goto work_fail;
+		nfd = open_dir_at(c->workfd, newname);
+		if (nfd < 0 || get_flags(nfd, &flags) < 0)
+			goto work_fail;
+		if (!(flags & FS_CASEFOLD_FL)) {
+			if (set_casefold(nfd) < 0)
+				goto work_fail;
+			crash_point(c, "+F set");
+		}
+		if (copy_attributes(c, path, dfd, nfd) < 0)
+			goto out;
+		crash_point(c, "attributes copied");
+		if (!move_all(c, path, nfd, dfd, "moving entries in"))
+			goto out;
+		if (renameat2(pfd, base, c->workfd, newname,
+			      RENAME_EXCHANGE) < 0) {
+			gp_warn("%s/%s: exchanging it with %s/../%s/%s: %s",
+				c->arg, path, c->arg, c->workname, newname,
+				strerror(errno));
+			goto out;
+		}
+		crash_point(c, "directory exchanged");
+	}
+
+	/*
+	 * The old directory may have gained entries since it was listed:
+	 * made through a handle on it, or by name before the exchange.
+	 * They follow the others, until it can be removed.
+	 */
+	for (tries = 0;; tries++) {
+		if (!move_all(c, path, nfd, dfd, "moving late entries in"))
+			goto out;
+		close(dfd);
+		dfd = -1;
+		if (futimens(nfd, j->times) < 0) {
+			gp_warn("%s/%s: restoring its times: %s", c->arg, path,
+				strerror(errno));
+			goto out;
+		}
+		/* Before the removal, after which a resume would not. */
+		if (j->has_parent_times && futimens(pfd, j->parent_times) < 0) {
+			gp_warn("%s/%s: restoring its times: %s", c->arg,
+				parent, strerror(errno));
+			goto out;
+		}
+		if (unlinkat(c->workfd, newname, AT_REMOVEDIR) == 0)
+			break;
+		if (errno != ENOTEMPTY || tries == EMPTY_TRIES) {
+			gp_warn("%s/../%s/%s: removing the directory it replaced: %s",
+				c->arg, c->workname, newname,
+				errno == ENOTEMPTY ?
+				"new entries keep appearing in it" :
+				strerror(errno));
+			goto out;
+		}
+		dfd = open_dir_at(c->workfd, newname);
+		if (dfd < 0)
+			goto work_fail;
+	}
+	crash_point(c, "old directory removed");
+	note_planned_renames(c, nfd);
+done:
+	journal_done(&c->journal);
+	c->converted++;
+	ret = 0;
+	goto out;
+work_fail:
+	gp_warn("%s/../%s/%s: %s", c->arg, c->workname, newname,
+		strerror(errno));
+out:
+	if (nfd >= 0)
+		close(nfd);
+	if (dfd >= 0)
+		close(dfd);
+	if (pfd >= 0)
+		close(pfd);
+	free(parent);
+	return ret;
+}
+
+/*
+ * Finish the directory the journal names.  PATH itself always keeps its
+ * inode: its work directory is named after it, and bind mounts of a
+ * library's root, the likeliest, keep working.
+ */
+static int finish_dir(struct convert *c)
+{
+	if (c->journal.replace && strcmp(c->journal.path, "."))
+		return replace_dir(c);
+	return empty_and_refill(c);
+}
+
 /* Convert every directory of the plan, children first. */
 static int run_plan(struct convert *c)
 {
@@ -958,8 +1272,9 @@ static int run_plan(struct convert *c)
 
 	for (i = c->ndirs; i-- > 0;) {
 		const struct plan_dir *pd = &c->dirs[i];
-		struct timespec times[2];
+		struct timespec times[2], parent_times[2];
 		struct stat st;
+		bool replacing;
 		int fd = open_beneath(c->target.dirfd, pd->path);
 
 		if (fd < 0 || fstat(fd, &st) < 0) {
@@ -968,10 +1283,45 @@ static int run_plan(struct convert *c)
 				close(fd);
 			return -1;
 		}
+		/*
+		 * A directory to rename may have been replaced since the plan
+		 * (--directories=replace): the journal and the report give
+		 * the inode it has now.
+		 */
+		for (size_t k = 0; k < pd->nrenames; k++) {
+			struct stat est;
+
+			if (fstatat(fd, pd->renames[k].old, &est,
+				    AT_SYMLINK_NOFOLLOW) == 0)
+				pd->renames[k].ino = est.st_ino;
+		}
 		close(fd);
 		times[0] = st.st_atim;
 		times[1] = st.st_mtim;
+		/*
+		 * Replacing it changes its parent's entry, and so its
+		 * parent's times, which the journal keeps to restore.
+		 */
+		replacing = c->journal.replace && strcmp(pd->path, ".");
+		if (replacing) {
+			char *parent = parent_path(pd->path);
+
+			fd = open_beneath(c->target.dirfd, parent);
+			if (fd < 0 || fstat(fd, &st) < 0) {
+				gp_warn("%s/%s: %s", c->arg, parent,
+					strerror(errno));
+				if (fd >= 0)
+					close(fd);
+				free(parent);
+				return -1;
+			}
+			close(fd);
+			free(parent);
+			parent_times[0] = st.st_atim;
+			parent_times[1] = st.st_mtim;
+		}
 		if (journal_begin(&c->journal, pd->path, pd->ino, times,
+				  replacing ? parent_times : NULL,
 				  pd->renames, pd->nrenames) < 0) {
 			gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", c->arg,
 				c->workname, strerror(errno));
@@ -1078,8 +1428,12 @@ static int print_result(struct convert *c, const char *outcome)
 				       json_object_new_int64((int64_t)c->ndirs));
 		json_object_object_add(conv, "directories_converted",
 				       json_object_new_int64((int64_t)c->converted));
+		if (!c->offline)
+			json_object_object_add(conv, "directories",
+					       json_object_new_string(c->replace ?
+								      "replace" : "keep"));
 		json_object_object_add(conv, c->offline ? "entries_relinked" :
-				       "entries_moved_back",
+				       "entries_moved",
 				       json_object_new_int64((int64_t)c->moved));
 		if (c->offline && c->undo_written)
 			json_object_object_add(conv, "undo_file",
@@ -1122,7 +1476,7 @@ static int print_result(struct convert *c, const char *outcome)
 		printf("%s: %zu director%s converted, %zu entr%s %s, %zu renamed\n",
 		       outcome, c->converted, c->converted == 1 ? "y" : "ies",
 		       c->moved, c->moved == 1 ? "y" : "ies",
-		       c->offline ? "relinked" : "moved back", c->ndone);
+		       c->offline ? "relinked" : "moved", c->ndone);
 	}
 	return ferror(stdout) ? -1 : 0;
 }
@@ -1232,6 +1586,13 @@ static int resume(struct convert *c)
 	if (!c->policy_given)
 		c->policy = c->journal.policy;
 	c->journal.policy = c->policy;
+	/* A directory in flight is finished the way it was started. */
+	if (c->replace_given && c->replace != c->journal.replace) {
+		gp_warn("%s: the interrupted conversion %s directories: resume it without --directories",
+			c->arg, c->journal.replace ? "replaces" : "keeps");
+		return EXIT_TROUBLE;
+	}
+	c->replace = c->journal.replace;
 	/* What the interrupted run did is part of this one's report. */
 	for (size_t i = 0; i < c->journal.nhistory; i++)
 		note_rename(c, c->journal.history_dirs[i],
@@ -1523,10 +1884,12 @@ static int convert_offline(struct convert *c)
 
 int cmd_convert(int argc, char **argv)
 {
-	enum { OPT_ON_COLLISION = 256, OPT_RESUME, OPT_OFFLINE, OPT_UNDO_FILE };
+	enum { OPT_ON_COLLISION = 256, OPT_RESUME, OPT_OFFLINE, OPT_UNDO_FILE,
+	       OPT_DIRECTORIES };
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "on-collision", required_argument, NULL, OPT_ON_COLLISION },
+		{ "directories", required_argument, NULL, OPT_DIRECTORIES },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "offline", no_argument, NULL, OPT_OFFLINE },
 		{ "undo-file", required_argument, NULL, OPT_UNDO_FILE },
@@ -1552,6 +1915,15 @@ int cmd_convert(int argc, char **argv)
 				return EXIT_TROUBLE;
 			}
 			c.policy_given = true;
+			break;
+		case OPT_DIRECTORIES:
+			if (strcmp(optarg, "keep") && strcmp(optarg, "replace")) {
+				gp_warn("--directories: '%s' is neither keep nor replace",
+					optarg);
+				return EXIT_TROUBLE;
+			}
+			c.replace = !strcmp(optarg, "replace");
+			c.replace_given = true;
 			break;
 		case OPT_RESUME:
 			c.resume = true;
@@ -1585,6 +1957,10 @@ int cmd_convert(int argc, char **argv)
 	c.arg = argv[optind];
 	if (c.dry_run && c.resume) {
 		gp_warn("--dry-run and --resume do not go together");
+		return EXIT_TROUBLE;
+	}
+	if (c.replace && c.offline) {
+		gp_warn("--directories=replace goes with a mounted PATH: offline, every directory keeps its inode");
 		return EXIT_TROUBLE;
 	}
 	if (c.undo_file && !c.offline) {

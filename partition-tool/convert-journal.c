@@ -4,9 +4,14 @@
  * written whole and fsync()ed before the step it announces ("done" waits
  * for the next record: it announces nothing):
  *
- *   gamepart-convert 1 fail|rename      the header, with the policy
- *   dir INO PATH ATIME MTIME            converting PATH (hex), inode INO,
- *                                       whose times (SEC.NSEC) were these
+ *   gamepart-convert 1 fail|rename [replace]
+ *                                       the header, with the policy, and
+ *                                       "replace" if directories under
+ *                                       PATH are replaced (--directories)
+ *   dir INO PATH ATIME MTIME [PATIME PMTIME]
+ *                                       converting PATH (hex), inode INO,
+ *                                       whose times (SEC.NSEC) were these,
+ *                                       and its parent's if it is replaced
  *   rename OLD NEW INO                  its planned renames (names in hex)
  *   ready                               the plan above is complete
  *   done INO                            PATH is converted
@@ -162,11 +167,15 @@ fail:
 	return -1;
 }
 
-int journal_start(struct journal *j, bool rename_policy)
+int journal_start(struct journal *j, bool rename_policy, bool replace)
 {
+	char header[64];
+
+	snprintf(header, sizeof(header), JOURNAL_MAGIC " %s%s\n",
+		 rename_policy ? "rename" : "fail", replace ? " replace" : "");
 	j->policy = rename_policy;
-	if (append(j, rename_policy ? JOURNAL_MAGIC " rename\n" :
-		   JOURNAL_MAGIC " fail\n") < 0)
+	j->replace = replace;
+	if (append(j, header) < 0)
 		return -1;
 	j->has_header = true;
 	return 0;
@@ -174,17 +183,29 @@ int journal_start(struct journal *j, bool rename_policy)
 
 int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
+		  const struct timespec parent_times[2],
 		  const struct rename *renames, size_t n)
 {
 	char *hp = hex(path, strlen(path));
-	char *text = xasprintf("dir %llu %s %lld.%09ld %lld.%09ld\n",
+	char *text = xasprintf("dir %llu %s %lld.%09ld %lld.%09ld",
 			       (unsigned long long)ino, hp,
 			       (long long)times[0].tv_sec, times[0].tv_nsec,
 			       (long long)times[1].tv_sec, times[1].tv_nsec);
+	char *more;
 	size_t i;
 	int ret;
 
 	free(hp);
+	if (parent_times)
+		more = xasprintf("%s %lld.%09ld %lld.%09ld\n", text,
+				 (long long)parent_times[0].tv_sec,
+				 parent_times[0].tv_nsec,
+				 (long long)parent_times[1].tv_sec,
+				 parent_times[1].tv_nsec);
+	else
+		more = xasprintf("%s\n", text);
+	free(text);
+	text = more;
 	forget_dir(j);
 	j->renames = xcalloc(n ? n : 1, sizeof(*j->renames));
 	for (i = 0; i < n; i++) {
@@ -206,13 +227,15 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 	j->ino = ino;
 	j->times[0] = times[0];
 	j->times[1] = times[1];
-	j->in_flight = true;
-	{
-		char *more = xasprintf("%sready\n", text);
-
-		free(text);
-		text = more;
+	j->has_parent_times = parent_times != NULL;
+	if (parent_times) {
+		j->parent_times[0] = parent_times[0];
+		j->parent_times[1] = parent_times[1];
 	}
+	j->in_flight = true;
+	more = xasprintf("%sready\n", text);
+	free(text);
+	text = more;
 	ret = append(j, text);
 	free(text);
 	return ret;
@@ -269,22 +292,31 @@ static bool number(const char *s, uint64_t *v)
 /* One complete line: a record. */
 static int read_record(struct journal *j, char *line, bool *ready)
 {
-	char *w[6];
-	int n = words(line, w, 5);
+	char *w[8];
+	int n = words(line, w, 7);
 	uint64_t ino;
 	size_t len;
 
-	if (n == 3 && !strcmp(w[0], "gamepart-convert") && !strcmp(w[1], "1")) {
+	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert") &&
+	    !strcmp(w[1], "1")) {
 		if (strcmp(w[2], "fail") && strcmp(w[2], "rename"))
 			return -1;
+		if (n == 4 && strcmp(w[3], "replace"))
+			return -1;
 		j->policy = !strcmp(w[2], "rename");
+		j->replace = n == 4;
 		j->has_header = true;
-	} else if (n == 5 && !strcmp(w[0], "dir") && number(w[1], &ino)) {
+	} else if ((n == 5 || n == 7) && !strcmp(w[0], "dir") &&
+		   number(w[1], &ino)) {
 		forget_dir(j);
 		*ready = false;
 		j->path = unhex(w[2], &len);
 		if (!j->path || !timestamp(w[3], &j->times[0]) ||
 		    !timestamp(w[4], &j->times[1]))
+			return -1;
+		j->has_parent_times = n == 7;
+		if (n == 7 && (!timestamp(w[5], &j->parent_times[0]) ||
+			       !timestamp(w[6], &j->parent_times[1])))
 			return -1;
 		j->ino = ino;
 	} else if (n == 4 && !strcmp(w[0], "rename") && number(w[3], &ino)) {

@@ -33,11 +33,15 @@ struct journal {
 	int dirfd;		/* the work directory (not owned) */
 	bool has_header;
 	int policy;		/* 0 fail, 1 rename */
+	bool replace;		/* directories are replaced, not emptied */
 	/* The directory being converted: set by journal_begin() or read. */
 	bool in_flight;
 	char *path;
 	uint64_t ino;
 	struct timespec times[2];	/* its atime and mtime before */
+	/* Its parent's, when it is replaced: the exchange changes them. */
+	bool has_parent_times;
+	struct timespec parent_times[2];
 	struct rename *renames;
 	size_t nrenames;
 	char *pending;		/* records to write with the next one */
@@ -57,11 +61,14 @@ int journal_open(struct journal *j, int workfd, bool create);
 /* Read an existing journal: the policy, the directory in flight and the
    renames done; -1 (EINVAL) if it is not one. */
 int journal_read(struct journal *j);
-/* The header, with the collision policy. */
-int journal_start(struct journal *j, bool rename_policy);
-/* Record, durably, the directory about to be converted and its plan. */
+/* The header, with the collision policy and how directories are made
+   casefolded (REPLACE: see cmd-convert.c). */
+int journal_start(struct journal *j, bool rename_policy, bool replace);
+/* Record, durably, the directory about to be converted, its times, its
+   parent's (PARENT_TIMES, or NULL) and its plan. */
 int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
+		  const struct timespec parent_times[2],
 		  const struct rename *renames, size_t n);
 /*
  * Record that it is converted.  The record goes to disk with the next one
