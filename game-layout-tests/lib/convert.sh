@@ -6,6 +6,12 @@
 . "$guest_lib/gamepart.sh"
 tree=$guest_lib/library-tree
 mnt=/tmp/mnt
+# DIRECTORIES=replace in the guest's environment: a test's conversions
+# replace directories ("$gp" convert $directories ...), and the checks
+# expect every directory below the library to be a new one.
+directories=--directories=${DIRECTORIES:-keep}
+replaced=
+[ "${DIRECTORIES-}" = replace ] && replaced=--replaced
 
 # convert_mount: /dev/vda at $mnt, or the test ends.
 convert_mount() {
@@ -24,13 +30,14 @@ convert_library() {
 }
 
 # converted TAG LIB BEFORE JSON [--except PREFIX]: LIB is the manifest
-# BEFORE with the renames JSON (convert --json) reports, every directory
-# of it is +F, and no work directory is left beside it.
+# BEFORE with the renames JSON (convert --json) reports (its directories
+# below LIB new ones under DIRECTORIES=replace), every directory of it is
+# +F, and no work directory is left beside it.
 converted() {
 	local tag=$1 lib=$2 before=$3 json=$4
 	shift 4
 	"$tree" manifest "$lib" >/tmp/after.json
-	"$tree" compare "$@" "$before" /tmp/after.json "$json" >/tmp/diff
+	"$tree" compare "$@" $replaced "$before" /tmp/after.json "$json" >/tmp/diff
 	ok $? "$tag: the manifest is the one before, with the reported renames" ||
 		diag "$(head -n 20 /tmp/diff)"
 	is "$(not_f_dirs "$lib")" 0 "$tag: every directory is +F"

@@ -5,8 +5,9 @@
 # filesystem without the casefold feature (the message gives the tune2fs
 # command), a read-only mount, a tree with another filesystem mounted
 # inside, the root of a filesystem, too few free inodes, a conversion
-# pending without --resume, --resume with none pending, another conversion
-# holding the lock, a file.  status names a library directory whose
+# pending without --resume, --resume with none pending or the other
+# --directories, another conversion holding the lock, a file, replacing
+# directories offline.  status names a library directory whose
 # conversion was interrupted.  Names a strict filesystem would refuse in a
 # casefolded directory stop it with exit status 1.
 
@@ -76,6 +77,9 @@ if [ "${1-}" = --guest ]; then
 	refused "a file" \
 		"gamepart: convert: $mnt/lib/Game/Readme: not a directory (an unmounted device or image is converted with --offline)" \
 		$mnt/lib $mnt/lib/Game/Readme
+	refused "replacing directories offline" \
+		"gamepart: convert: --directories=replace goes with a mounted PATH: offline, every directory keeps its inode" \
+		$mnt/lib --offline --directories=replace /dev/vdb
 	refused "--resume with nothing pending" \
 		"gamepart: convert: $mnt/lib: no interrupted conversion to resume" \
 		$mnt/lib --resume $mnt/lib
@@ -86,6 +90,9 @@ if [ "${1-}" = --guest ]; then
 	refused "a pending conversion" \
 		"gamepart: convert: $mnt/lib: an interrupted conversion is pending; finish it with: gamepart convert --resume $mnt/lib" \
 		$mnt/lib $mnt/lib
+	refused "--resume the other way" \
+		"gamepart: convert: $mnt/lib: the interrupted conversion keeps directories: resume it without --directories" \
+		$mnt/lib --resume --directories=replace $mnt/lib
 	work=$(echo $mnt/.gamepart-convert.*)
 	exec 9<"$work/journal"
 	flock 9

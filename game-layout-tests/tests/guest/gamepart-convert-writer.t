@@ -11,14 +11,17 @@
 # into the converted tree: every directory is +F, and the library's own
 # files are as before, with the reported renames.  (The writer keeps out
 # of the planted colliding directories, whose paths a rename changes.)
+# Both ways of converting a directory are run: keeping it (the default)
+# and replacing it.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
 	convert_library library 400
+	p=${DIRECTORIES:+$DIRECTORIES, }	# which pass a test belongs to
 
 	# Stopped after its 20th change: the writer starts then.
-	GAMEPART_TEST_CRASH_AFTER=20:stop "$gp" convert --on-collision=rename \
+	GAMEPART_TEST_CRASH_AFTER=20:stop "$gp" convert $directories --on-collision=rename \
 		--json $lib >/tmp/convert.json 2>/tmp/err &
 	pid=$!
 	while [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != T ]; do
@@ -68,7 +71,7 @@ EOF
 	sleep 1
 	kill -CONT $pid
 	wait $pid
-	is $? 0 "the conversion finishes while the writer writes" ||
+	is $? 0 "${p}the conversion finishes while the writer writes" ||
 		diag "$(cat /tmp/err)"
 	touch /tmp/writer.stop
 	wait $writer
@@ -92,10 +95,10 @@ for path in a["gone"]:
         pass
 sys.exit(1 if bad else 0)
 EOF
-	ok $? "every file the writer made is where it left it, nothing it deleted is back"
+	ok $? "${p}every file the writer made is where it left it, nothing it deleted is back"
 	# The library's own files; the writer's and the directories' mtimes
 	# (it changed them) are left out.
-	converted writer $lib /tmp/before.json /tmp/convert.json --except writer-
+	converted "${p}writer" $lib /tmp/before.json /tmp/convert.json --except writer-
 	unmount_and_fsck
 	done_testing
 	exit
@@ -105,4 +108,5 @@ fi
 . "$tests_lib/gamepart.sh"
 # Two CPUs, so that the writer and the conversion truly run at once.
 gamepart_on_casefold_image 256M --cpus 2 --
+gamepart_on_casefold_image 256M --cpus 2 --env DIRECTORIES=replace --
 done_testing
