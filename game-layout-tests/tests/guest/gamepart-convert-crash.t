@@ -3,9 +3,10 @@
 # gamepart convert stopped dead, then --resume (patched kernel).  The
 # conversion is killed (SIGKILL) right after its Nth change to the
 # filesystem, N spread geometrically over all the changes it makes (the
-# read-only check before them is not a target), and under make
-# check-full the guest is also powered off without a sync in the middle
-# of three (make check kills four only).  Each time --resume must finish
+# read-only check before them is not a target), then at the changes
+# the spread may miss, by name; under make check-full the guest is also
+# powered off without a sync in the middle of five (make check kills
+# seven only).  Each time --resume must finish
 # the job: the manifest is the one before with the reported renames,
 # every directory is +F, no work directory is left, e2fsck -fn is clean.
 # Before the resume, check says that a conversion was interrupted.  The
@@ -116,8 +117,8 @@ if [ -n "${GAMEPART_FULL-}" ]; then
 	gamepart_on_casefold_image 256M --env ALL=1 -- kill
 	gamepart_on_casefold_image 256M --env ALL=1 --env DIRECTORIES=replace -- kill
 	# Spread over the changes this library's conversion makes (the kill
-	# passes say how many, about 520 keeping directories and 350
-	# replacing them); one past the end fails, it is not skipped.
+	# passes say how many: 517 keeping directories, 397 replacing them);
+	# one past the end fails, it is not skipped.
 	powers="keep:40 keep:200 keep:400 replace:30 replace:250"
 else
 	# The power-off costs two boots: make check-full only.

@@ -7,7 +7,8 @@
 # its inode; the library's root keeps its own.  A process working inside
 # a replaced directory sees what the man page says: its working
 # directory is the old one, emptied and deleted, while a file it holds
-# open still reads the same, and one working in the root is unaffected.
+# open still reads the same, and one working in the root is unaffected;
+# an inotify watch on it sees the entries leave, then its removal.
 # e2fsck -fn is clean, no work directory is left, a second run has
 # nothing to do.
 
@@ -25,6 +26,31 @@ if [ "${1-}" = --guest ]; then
 	at_root=$!
 	exec 5<$data/game.pak
 	sum=$(sha256sum <$data/game.pak)
+	# An inotify watch on a directory to be replaced: the names of the
+	# events it gets, until the kernel drops it (IN_IGNORED).
+	python3 - $data >/tmp/events <<'EOF' &
+import ctypes, os, select, struct, sys
+libc = ctypes.CDLL(None, use_errno=True)
+names = {0x40: "IN_MOVED_FROM", 0x80: "IN_MOVED_TO", 0x100: "IN_CREATE",
+         0x200: "IN_DELETE", 0x400: "IN_DELETE_SELF", 0x800: "IN_MOVE_SELF",
+         0x8000: "IN_IGNORED"}
+fd = libc.inotify_init1(os.O_CLOEXEC)
+if fd < 0 or libc.inotify_add_watch(fd, sys.argv[1].encode(), 0xfff) < 0:
+    sys.exit("inotify: %s" % os.strerror(ctypes.get_errno()))
+print("watching", flush=True)
+seen = []
+while "IN_IGNORED" not in seen and select.select([fd], [], [], 600)[0]:
+    buf = os.read(fd, 65536)
+    while buf:
+        _, mask, _, length = struct.unpack("iIII", buf[:16])
+        seen += [n for bit, n in names.items() if mask & bit and n not in seen]
+        buf = buf[16 + length:]
+print(" ".join(seen))
+EOF
+	watcher=$!
+	until [ -s /tmp/events ] || ! kill -0 $watcher 2>/dev/null; do
+		sleep 0.1
+	done
 
 	"$gp" convert --directories=replace --on-collision=rename --json $lib \
 		>/tmp/convert.json 2>/tmp/err
@@ -49,6 +75,11 @@ if [ "${1-}" = --guest ]; then
 	exec 5<&-
 	kill $inside $at_root
 	wait $inside $at_root 2>/dev/null
+	# Removed for good once no process works inside it any more.
+	wait $watcher
+	# (IN_MOVED_TO: its subdirectory Textures, replaced first.)
+	is "$(tail -n 1 /tmp/events)" "IN_MOVED_FROM IN_MOVED_TO IN_MOVE_SELF IN_DELETE_SELF IN_IGNORED" \
+		"an inotify watch on it sees entries move, the directory move, then its removal"
 
 	"$gp" convert --directories=replace $lib >/tmp/out
 	is $? 0 "converting again exits 0"
