@@ -364,6 +364,106 @@ size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
 	return groups;
 }
 
+/*
+ * Classes grow one name at a time, so the table grows with them: open
+ * addressing on the bucket key, one slot per class leader, chains of
+ * leaders that share a key compared with fold_equal().
+ */
+struct fold_classes {
+	const struct folder *f;
+	struct class_slot {
+		uint32_t key;
+		size_t leader;	/* index of the class's first name + 1; 0 empty */
+	} *slots;
+	size_t nslots;
+	char **names;		/* the leaders' names, in the order they came */
+	size_t *lens;
+	size_t count, cap;
+};
+
+struct fold_classes *fold_classes_new(const struct folder *f)
+{
+	struct fold_classes *c = xcalloc(1, sizeof(*c));
+
+	c->f = f;
+	c->nslots = 64;
+	c->slots = xcalloc(c->nslots, sizeof(*c->slots));
+	return c;
+}
+
+void fold_classes_free(struct fold_classes *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->count; i++)
+		free(c->names[i]);
+	free(c->names);
+	free(c->lens);
+	free(c->slots);
+	free(c);
+}
+
+static size_t class_slot(const struct fold_classes *c, uint32_t key,
+			 size_t from)
+{
+	return (from + key * 2654435761u) & (c->nslots - 1);
+}
+
+static void classes_grow(struct fold_classes *c)
+{
+	struct class_slot *old = c->slots;
+	size_t oldn = c->nslots;
+
+	c->nslots *= 2;
+	c->slots = xcalloc(c->nslots, sizeof(*c->slots));
+	for (size_t i = 0; i < oldn; i++) {
+		size_t s;
+
+		if (!old[i].leader)
+			continue;
+		for (s = class_slot(c, old[i].key, 0); c->slots[s].leader;
+		     s = (s + 1) & (c->nslots - 1))
+			;
+		c->slots[s] = old[i];
+	}
+	free(old);
+}
+
+const char *fold_classes_add(struct fold_classes *c, const char *name,
+			     size_t len, size_t *leader_len)
+{
+	uint32_t key = fold_key(c->f, name, len);
+	size_t s, index = c->count;
+
+	for (s = class_slot(c, key, 0); c->slots[s].leader;
+	     s = (s + 1) & (c->nslots - 1)) {
+		size_t l = c->slots[s].leader - 1;
+
+		if (c->slots[s].key == key &&
+		    fold_equal(c->f, name, len, c->names[l], c->lens[l])) {
+			*leader_len = c->lens[l];
+			return c->names[l];
+		}
+	}
+	/* A new class: this name leads it.  Only leaders are kept. */
+	if (c->count == c->cap) {
+		c->cap = c->cap ? 2 * c->cap : 64;
+		c->names = xrealloc(c->names, c->cap * sizeof(*c->names));
+		c->lens = xrealloc(c->lens, c->cap * sizeof(*c->lens));
+	}
+	c->names[index] = xmalloc(len + 1);
+	memcpy(c->names[index], name, len);
+	c->names[index][len] = '\0';
+	c->lens[index] = len;
+	c->count++;
+	c->slots[s].key = key;
+	c->slots[s].leader = index + 1;
+	if (c->count * 2 > c->nslots)
+		classes_grow(c);
+	*leader_len = len;
+	return c->names[index];
+}
+
 size_t utf8_sequence(const unsigned char *s, size_t len, uint32_t *cp)
 {
 	uint32_t c, min;

@@ -68,6 +68,23 @@ size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
 		   size_t count, fold_group_fn fn, void *ctx);
 
 /*
+ * Names sorted into classes as they come: each class is the names the
+ * filesystem treats as one name in a +F directory, and is known by the
+ * first of them that was added.
+ */
+struct fold_classes;
+
+struct fold_classes *fold_classes_new(const struct folder *f);
+void fold_classes_free(struct fold_classes *c);
+/*
+ * Add NAME; the first name added that folds like it (NAME's own copy
+ * when none did), its length in *LEADER_LEN.  Valid until
+ * fold_classes_free().
+ */
+const char *fold_classes_add(struct fold_classes *c, const char *name,
+			     size_t len, size_t *leader_len);
+
+/*
  * The length of the well-formed UTF-8 sequence (RFC 3629: no overlong
  * forms, no surrogates, nothing above U+10FFFF) at S, at most LEN bytes,
  * with its code point in *CP; 0 when S does not start with one.

@@ -1,0 +1,102 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * gamepart fold: which names the filesystem treats as one name in a
+ * casefolded directory, answered by the same code that check and convert
+ * use, so that test generators and scripts never keep a folding rule of
+ * their own.
+ *
+ * libext2fs keeps the folded string private, so a name is answered with
+ * the first name of the run that folds like it: two names are one name
+ * exactly when their answers are equal.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+
+#include <ext2fs/ext2_fs.h>
+
+#include "gamepart.h"
+#include "fold.h"
+
+static void usage(FILE *out)
+{
+	fputs("Usage: gamepart fold [-z] [NAME...]\n"
+	      "\n"
+	      "For each NAME (none: each line of standard input), print the first\n"
+	      "name of this run that a casefolded directory treats as the same name\n"
+	      "(utf8-12.1, as the kernel and e2fsck fold), or the name itself.  Two\n"
+	      "names collide exactly when their lines are equal.\n"
+	      "\n"
+	      "Options:\n"
+	      "  -z, --null     records end with NUL, not newline, in and out\n"
+	      "  -h, --help     show this help and exit\n"
+	      "  -V, --version  show the version and exit\n",
+	      out);
+}
+
+static void answer(struct fold_classes *classes, const char *name, size_t len,
+		   char end)
+{
+	size_t leader_len;
+	const char *leader = fold_classes_add(classes, name, len, &leader_len);
+
+	fwrite(leader, 1, leader_len, stdout);
+	putchar(end);
+}
+
+int cmd_fold(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "null", no_argument, NULL, 'z' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fold_classes *classes;
+	struct folder *folder;
+	char end = '\n', *line = NULL;
+	size_t cap = 0;
+	ssize_t len;
+	int opt;
+
+	while ((opt = getopt_long(argc, argv, "zhV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'z':
+			end = '\0';
+			break;
+		case 'h':
+			usage(stdout);
+			return EXIT_NOTHING_FOUND;
+		case 'V':
+			printf("gamepart %s\n", GAMEPART_VERSION);
+			return EXIT_NOTHING_FOUND;
+		default:
+			usage(stderr);
+			return EXIT_TROUBLE;
+		}
+	}
+	folder = folder_new(EXT4_ENC_UTF8_12_1, 0);
+	if (!folder)
+		gp_die("libext2fs does not know utf8-12.1");
+	classes = fold_classes_new(folder);
+	if (optind < argc) {
+		for (int i = optind; i < argc; i++)
+			answer(classes, argv[i], strlen(argv[i]), end);
+	} else {
+		while ((len = getdelim(&line, &cap, end, stdin)) >= 0) {
+			if (len > 0 && line[len - 1] == end)
+				len--;
+			answer(classes, line, (size_t)len, end);
+			/* One answer per question, for a program that asks. */
+			fflush(stdout);
+		}
+		free(line);
+		if (ferror(stdin))
+			gp_die("standard input: read error");
+	}
+	fold_classes_free(classes);
+	folder_free(folder);
+	return EXIT_NOTHING_FOUND;
+}
