@@ -16,14 +16,15 @@ PROVE_JOBS ?= $(shell nproc)
 PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
-.PHONY: help deps kernel kernel-stock kernel-debug wine-prefix wine-client \
-	helpers guest tool tool-asan install install-units demo check check-host check-guest \
+.PHONY: list-tests help deps kernel kernel-stock kernel-debug wine-prefix windows-progs \
+	progs guest tool tool-asan install install-units demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert kernel-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
+	@echo 'make list-tests  the test files of each group (quick, guest, slow, full, asan)'
 	@echo 'make bench       Wine and native lookups, +F against case-sensitive, patched against stock: build/report/'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
@@ -54,27 +55,28 @@ kernel-debug: deps
 wine-prefix: deps
 	@scripts/build-wine-prefix $(BUILD)/wine/prefix
 
-WINE_CLIENT_SRC := $(wildcard $(TESTS)/wine-client/*.c)
-WINE_CLIENT_EXE := $(patsubst $(TESTS)/wine-client/%.c,$(BUILD)/wine/bin/%.exe,$(WINE_CLIENT_SRC))
+# Windows programs the Wine tests and benches run, cross-built with mingw-w64.
+WINDOWS_SRC := $(wildcard $(TESTS)/windows/*.c)
+WINDOWS_EXE := $(patsubst $(TESTS)/windows/%.c,$(BUILD)/wine/bin/%.exe,$(WINDOWS_SRC))
 
-$(BUILD)/wine/bin/%.exe: $(TESTS)/wine-client/%.c
+$(BUILD)/wine/bin/%.exe: $(TESTS)/windows/%.c
 	@mkdir -p $(@D)
 	$(MINGW_CC) -municode -O2 -Wall -Wextra -Werror -o $@ $<
 
-wine-client: deps
-	@$(MAKE) --no-print-directory $(WINE_CLIENT_EXE)
+windows-progs: deps
+	@$(MAKE) --no-print-directory $(WINDOWS_EXE)
 
-# Small programs the guest tests run (stress, open by handle, renameat2,
+# Small C programs the guest tests run (stress, open by handle, renameat2,
 # lookup timing), built for the host, which is the guest's root.
-HELPER_SRC := $(wildcard $(TESTS)/helpers/*.c)
-HELPER_BIN := $(patsubst $(TESTS)/helpers/%.c,$(BUILD)/helpers/%,$(HELPER_SRC))
+PROGS_SRC := $(wildcard $(TESTS)/progs/*.c)
+PROGS_BIN := $(patsubst $(TESTS)/progs/%.c,$(BUILD)/progs/%,$(PROGS_SRC))
 
-$(BUILD)/helpers/%: $(TESTS)/helpers/%.c
+$(BUILD)/progs/%: $(TESTS)/progs/%.c
 	@mkdir -p $(@D)
 	$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $<
 
-helpers: deps
-	@$(MAKE) --no-print-directory $(HELPER_BIN)
+progs: deps
+	@$(MAKE) --no-print-directory $(PROGS_BIN)
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -119,45 +121,64 @@ install-units:
 		'and for the weekly report: systemctl enable --now gamepart-report.timer'
 
 # Everything a guest test may use.
-guest: kernel kernel-stock wine-prefix wine-client helpers tool tool-asan
+guest: kernel kernel-stock wine-prefix windows-progs progs tool tool-asan
 
-demo: kernel tool wine-prefix wine-client
+demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo
 
+# Test files live by subject in $(TESTS)/tests/<subject>/ and each names
+# its groups on a "# groups:" line near its top (see $(TESTS)/README.md):
+#   quick  runs on the host alone, in seconds
+#   guest  boots guests
+#   slow   a guest test of minutes, started first, so that prove's slots
+#          end together instead of one long test running alone at the end
+#   full   heavy: make check-full only
+#   asan   runs the gamepart under test: make check gives it the
+#          ASan/UBSan build (make check-full also valgrind, if quick)
+TEST_FILES := $(sort $(wildcard $(TESTS)/tests/*/*.t))
+# $(call group,NAME): the test files in group NAME.
+group = $(shell awk '/^\# groups:/ { for (i = 3; i <= NF; i++) if ($$i == "$(1)") print FILENAME; nextfile }' $(TEST_FILES))
+FULL_TESTS := $(call group,full)
+QUICK_TESTS := $(call group,quick)
+ASAN_TESTS := $(filter-out $(FULL_TESTS),$(call group,asan))
+SLOW_TESTS := $(filter-out $(FULL_TESTS),$(call group,slow))
+GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call group,guest))
+
 check-host: tool tool-asan
-	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
-	$(PROVE) $(TESTS)/tests/host
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
+	$(PROVE) $(QUICK_TESTS)
 
 check-guest: guest
-	$(PROVE) $(TESTS)/tests/guest
+	$(PROVE) $(GUEST_TESTS)
 
-# The gamepart tests run under ASan/UBSan first (host and guest); then
-# every host test (the gamepart ones again, with the plain build) and the
-# other guest tests, whose summary ends the run.  The gamepart guest tests
-# are not run twice: booting guests is what make check spends its time on.
-GAMEPART_TESTS := $(wildcard $(TESTS)/tests/host/gamepart-*.t $(TESTS)/tests/guest/gamepart-*.t)
-# The longest first, so that prove's two slots end together instead of
-# one long test running alone at the end.
-SLOW_GUEST_TESTS := $(addprefix $(TESTS)/tests/guest/,units-cards.t wine-layout.t systemd-boot.t rig-exit-status.t)
-OTHER_GUEST_TESTS := $(SLOW_GUEST_TESTS) $(filter-out $(TESTS)/tests/guest/gamepart-% $(SLOW_GUEST_TESTS),$(wildcard $(TESTS)/tests/guest/*.t))
-
+# The asan tests run under ASan/UBSan first (host and guest); then every
+# quick test (the asan ones again, with the plain build) and the other
+# guest tests, whose summary ends the run.  The asan guest tests are not
+# run twice: booting guests is what make check spends its time on.
 check: guest
-	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
-	$(PROVE) $(TESTS)/tests/host $(OTHER_GUEST_TESTS)
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
+	$(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS))
 
-# check, plus: the host gamepart tests under valgrind, every per-kernel
-# guest test on the debug kernel too, and the heavy tests in tests/full.
+# check, plus: the quick asan tests under valgrind, every per-kernel
+# guest test on the debug kernel too, and the full tests.
 check-full: guest kernel-debug
-	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(GAMEPART_TESTS)
+	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
 	@mkdir -p $(BUILD)/valgrind
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \
-		$(CURDIR)/$(TESTS)/lib/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
+		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
-	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(wildcard $(TESTS)/tests/host/gamepart-*.t)
+	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
 	@# One at a time: two KASAN guests (of two vCPUs each, when it was seen) on two cores boot
 	@# slowly enough to trip the RCU stall detector in ACPI's set-up.
-	GAMEPART_FULL=1 $(PROVE_ONE) $(TESTS)/tests/host $(TESTS)/tests/guest \
-		$(TESTS)/tests/full
+	GAMEPART_FULL=1 $(PROVE_ONE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS)
+
+# The test files of each group, as the targets above read them.
+list-tests:
+	@for g in quick guest slow full asan; do \
+		printf '%s:' $$g; \
+		awk -v g=$$g '/^\# groups:/ { for (i = 3; i <= NF; i++) if ($$i == g) printf " %s", FILENAME; nextfile }' $(TEST_FILES); \
+		echo; \
+	done
 
 # A benchmark, not a test: it prints a table of ratios and fails only when
 # something breaks, never on a time.
@@ -170,13 +191,13 @@ bench-check: kernel tool
 	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
 	@$(TESTS)/bench/bench-check
 
-bench: kernel kernel-stock helpers wine-prefix wine-client
+bench: kernel kernel-stock progs wine-prefix windows-progs
 	@$(TESTS)/bench/bench-lookups
 
-bench-kernel: kernel kernel-stock helpers
+bench-kernel: kernel kernel-stock progs
 	@$(TESTS)/bench/bench-lookups --native
 
-bench-convert: kernel tool helpers
+bench-convert: kernel tool progs
 	@$(TESTS)/bench/bench-convert
 
 # Not part of check: it builds the kernel twice per patch (about an hour

@@ -7,7 +7,7 @@
 #   same_file A B          paths A and B are the same inode
 #   missing P              P does not exist (lstat fails with ENOENT)
 #   listed DIR NAME        readdir of DIR shows NAME, byte for byte
-#   helper NAME            the path of a helper program (make helpers)
+#   prog NAME              the path of a test program (progs/, make progs)
 #   cf_done                unmount, print the plan and leave
 
 mnt=/tmp/mnt
@@ -34,8 +34,8 @@ listed() {
 	ls -a -- "$1" | grep -qxF -- "$2"
 }
 
-helper() {
-	echo "$top/build/helpers/$1"
+prog() {
+	echo "$top/build/progs/$1"
 }
 
 # cf_done: unmount and end the guest's part of the test.

@@ -4,7 +4,7 @@
 # checks every conversion must pass.
 
 . "$guest_lib/gamepart.sh"
-tree=$guest_lib/library-tree
+tree=$top/game-layout-tests/progs/library-tree
 mnt=/tmp/mnt
 # DIRECTORIES=replace in the guest's environment: a test's conversions
 # replace directories ("$gp" convert $directories ...), and the checks

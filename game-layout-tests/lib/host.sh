@@ -7,7 +7,7 @@
 tests_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$tests_lib/../.." && pwd)
 . "$tests_lib/tap.sh"
-vmrun=$top/game-layout-tests/vm/vmrun
+vmrun=$top/game-layout-tests/rig/vmrun
 build=$top/build
 
 # The kernels a test compares: the stock 6.1 baseline and the patched one;
@@ -136,11 +136,11 @@ kernel_role() {
 	[ "$1" = stock ] && echo stock || echo patched
 }
 
-# require_helper NAME...: the helper programs (game-layout-tests/helpers).
-require_helper() {
+# require_prog NAME...: the test programs (game-layout-tests/progs, make progs).
+require_prog() {
 	local h
 	for h in "$@"; do
-		[ -x "$build/helpers/$h" ] || skip_all "no $h: run make helpers"
+		[ -x "$build/progs/$h" ] || skip_all "no $h: run make progs"
 	done
 }
 

@@ -1,0 +1,45 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest
+# On a filesystem with the strict encoding flag, a +F directory refuses
+# names that are not valid UTF-8 (EINVAL), and lookups of them fail the
+# same way; a plain directory on the same filesystem takes them.  On a
+# filesystem without the flag, the +F directory takes them as opaque
+# bytes.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/casefold.sh"
+	cf_mount
+	bad=$(printf 'save\xff.dat')
+	truncated=$(printf 'caf\xc3')
+	# s_encoding_flags, straight from the superblock: 1 is strict.
+	strict=normal
+	[ "$(od -An -tu2 -j $((1024 + 0x27e)) -N2 /dev/vda | tr -d ' ')" = 1 ] &&
+		strict=strict
+
+	if [ "$strict" = strict ]; then
+		err=$(touch "$ci/$bad" 2>&1)
+		[ $? -ne 0 ] && [[ $err == *"Invalid argument"* ]]
+		ok $? "strict: creating save\\xff.dat in +F fails with EINVAL"
+		! mkdir "$ci/$truncated" 2>/dev/null
+		ok $? "strict: mkdir of a truncated sequence in +F fails"
+		is "$(ls -A $ci | wc -l)" 0 "strict: nothing was created"
+		touch "$cs/$bad"
+		ok $? "strict: a plain directory takes save\\xff.dat"
+		echo x >"$ci/Caf$(printf '\xc3\xa9')"
+		[ -f "$ci/CAF$(printf '\xc3\x89')" ]
+		ok $? "strict: valid UTF-8 is still folded (CAFÉ finds Café)"
+	else
+		touch "$ci/$bad"
+		ok $? "not strict: save\\xff.dat is created in +F"
+		[ -f "$ci/$bad" ] && missing "$ci/$(printf 'SAVE\xff.DAT')"
+		ok $? "not strict: it is found byte for byte only"
+	fi
+	cf_done
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+casefold_guests -E encoding=utf8,encoding_flags=strict
+casefold_guests
+done_testing

@@ -1,0 +1,26 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: quick
+# The built guest kernels carry the options the rig, the tests, systemd
+# and Wine rely on (the traps of tinyconfig undone), and the stock and
+# patched kernels share one configuration.
+
+. "$(dirname "$0")/../../lib/host.sh"
+require_kernel stock patched
+config=$build/kernel/config
+
+for opt in 64BIT PRINTK BUG SLUB EXT4_FS UNICODE UNICODE_NORMALIZATION_SELFTEST \
+	VIRTIO_BLK 9P_FS NET_9P_VIRTIO SERIAL_8250_CONSOLE CGROUPS NAMESPACES \
+	FHANDLE INOTIFY_USER SIGNALFD TIMERFD EPOLL UNIX TMPFS_XATTR DEVTMPFS \
+	AUTOFS_FS FUTEX SHMEM EVENTFD OVERLAY_FS LKDTM HOTPLUG_PCI_ACPI; do
+	grep -qx "CONFIG_$opt=y" "$config"
+	ok $? "CONFIG_$opt=y"
+done
+! grep -q '^CONFIG_SLOB=y' "$config"
+ok $? "SLOB is off"
+cmp -s "$config" "$build/kernel-stock/config"
+ok $? "stock and patched kernels are built from the same configuration"
+grep -q '^linux-source-6.1 [0-9]' "$build/kernel/VERSION"
+ok $? "the kernel records the linux-source version it was built from"
+diag "$(cat "$build/kernel/VERSION")"
+done_testing

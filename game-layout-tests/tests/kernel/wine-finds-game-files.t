@@ -1,0 +1,79 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest slow
+# Windows games find their files however they spell them: on a library
+# made by gamepart create and filled from a generated tree (four engines'
+# layouts), under the patched kernel, layout-client.exe under Wine opens
+# every reference in the game's own spelling and reads the file expected,
+# counts every wildcard listing, finds no probed name, and gets Windows'
+# answers to a create, an open and a rename of another case of an
+# existing name.  The same client on a case-sensitive copy of the tree is
+# run for information: where Wine's own emulation answers differently is
+# reported, not failed.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	layout=$2
+	client=$top/build/wine/bin/layout-client.exe
+	wine_setup
+	ok $? "a private Wine prefix over the cached one"
+	mount_disk /dev/vda /tmp/mnt
+	lib=/tmp/mnt/steamapps/common
+	cp -a "$layout/." "$lib/"
+	ok $? "the generated library copied into the +F steamapps/common"
+	mkdir /tmp/mnt/case-sensitive
+	cp -a "$layout/." /tmp/mnt/case-sensitive/
+
+	# Wine would find these names even without +F, by scanning; what
+	# makes the scan unneeded is the kernel finding them itself.
+	native() {
+		local root=$1 kind what rest found=0 total=0
+		while IFS=$'\t' read -r kind what rest; do
+			[ "$kind" = open ] || continue
+			total=$((total + 1))
+			[ -f "$root/${what//\\//}" ] && found=$((found + 1))
+		done <"$root/references.tsv"
+		echo "$found/$total"
+	}
+	n=$(native "$lib")
+	[ "${n%/*}" = "${n#*/}" ]
+	ok $? "the kernel itself resolves every game spelling on +F ($n)"
+	diag "on the case-sensitive copy it resolves $(native /tmp/mnt/case-sensitive)"
+
+	# The client's TAP, folded into this test's.
+	$wine64 "$client" 'Z:\tmp\mnt\steamapps\common' >/tmp/client.out 2>/tmp/client.err
+	status=$?
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"ok "*) ok 0 "+F: ${line#ok [0-9]* - }" ;;
+		"not ok "*) ok 1 "+F: ${line#not ok [0-9]* - }" ;;
+		"# timing "*) diag "+F ${line#\# }" ;;
+		esac
+	done </tmp/client.out
+	is $status 0 "layout-client.exe exits 0 on the +F library" ||
+		diag "$(head -n 5 /tmp/client.err)"
+
+	$wine64 "$client" 'Z:\tmp\mnt\case-sensitive' >/tmp/cs.out 2>/dev/null
+	diag "for information, the same client on a case-sensitive copy (Wine's own emulation):"
+	diag "  $(grep -c '^ok ' /tmp/cs.out) requests answered as on Windows, $(grep -c '^not ok ' /tmp/cs.out) not"
+	grep '^not ok ' /tmp/cs.out | tr -d '\r' | head -n 10 | sed 's/^/  /' | while IFS= read -r l; do diag "$l"; done
+	grep '^# timing ' /tmp/cs.out | tr -d '\r' | sed 's/^# /case-sensitive /' | while IFS= read -r l; do diag "$l"; done
+	umount /tmp/mnt
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/gamepart.sh"
+require_kernel patched
+[ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
+[ -f "$build/wine/bin/layout-client.exe" ] || skip_all "no layout-client.exe: run make windows-progs"
+[ -x "$build/bin/gamepart" ] || skip_all "no gamepart: run make tool"
+make_scratch
+"$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/layout" >/dev/null
+ok $? "a generated library: $(tr -d '\n ' <"$scratch/layout/layout.json")"
+"$build/bin/gamepart" create --size 256M "$scratch/games.img" >/dev/null
+ok $? "gamepart create makes the game-data image"
+guest_run patched --disk "$scratch/games.img" -- "$scratch/layout"
+done_testing

@@ -1,0 +1,24 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest
+# A guest can ask QEMU's monitor, through vmctl, to unplug one of its
+# disks while it runs (what the systemd tests do to a mounted card).
+
+. "$(dirname "$0")/../../lib/host.sh"
+require_kernel patched
+make_scratch
+truncate -s 16M "$scratch/a.img" "$scratch/b.img"
+
+out=$("$vmrun" --kernel "$(kernel_image patched)" \
+	--disk "$scratch/a.img" --disk "$scratch/b.img" -- sh -c '
+	test -b /dev/vdb && echo present
+	vmctl monitor device_del vdisk1 >/dev/null
+	# Unplug completes asynchronously (ACPI eject): wait for the node,
+	# bounded at 60 seconds.
+	i=0
+	while test -b /dev/vdb && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	test -b /dev/vdb || echo gone
+	test -b /dev/vda && echo other-kept')
+is "$(echo $out)" "present gone other-kept" \
+	"device_del through vmctl unplugs vdb and leaves vda"
+done_testing

@@ -1,0 +1,113 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest asan
+# A program writes in a tree while gamepart convert converts it (patched
+# kernel).  The writer starts once the conversion is under way and
+# creates, renames and deletes its own files in every directory until the
+# conversion ends, keeping account of what it did (an operation that fails
+# because an entry is, for a moment, in the temporary directory is not
+# done, and it says so).  Afterwards nothing it wrote is lost: each of its
+# files is where its last successful operation left it, with its content,
+# and nothing it deleted is back.  The tool carries the files it made
+# into the converted tree: every directory is +F, and the library's own
+# files are as before, with the reported renames.  (The writer keeps out
+# of the planted colliding directories, whose paths a rename changes.)
+# Both ways of converting a directory are run: keeping it (the default)
+# and replacing it.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/convert.sh"
+	convert_library library 400
+	p=${DIRECTORIES:+$DIRECTORIES, }	# which pass a test belongs to
+
+	# Stopped after its 20th change: the writer starts then.
+	GAMEPART_TEST_CRASH_AFTER=20:stop "$gp" convert $directories --on-collision=rename \
+		--json $lib >/tmp/convert.json 2>/tmp/err &
+	pid=$!
+	while [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != T ]; do
+		sleep 0.1
+	done
+	python3 - $lib /tmp/writer.json /tmp/writer.stop <<'EOF' &
+import json, os, random, sys
+root, account, stop = sys.argv[1:]
+rnd = random.Random(7)
+# Not in the planted colliding directories: one of them is renamed, and
+# a path through it then leads into the other.
+dirs = [top for top, _, _ in os.walk(root)
+        if "/Maps" not in top and "/MAPS" not in top]
+files = {}        # path -> content, as the writer believes
+gone = set()
+done = failed = 0
+i = 0
+while not os.path.exists(stop) or i < 200:
+    i += 1
+    op = rnd.random()
+    try:
+        if op < 0.5 or not files:
+            d = rnd.choice(dirs)
+            path = os.path.join(d, "writer-%d.txt" % i)
+            data = "written %d\n" % i
+            with open(path, "x") as f:
+                f.write(data)
+            files[path] = data
+        elif op < 0.75:
+            old = rnd.choice(sorted(files))
+            new = os.path.join(os.path.dirname(old), "writer-%d-renamed.txt" % i)
+            os.rename(old, new)
+            files[new] = files.pop(old)
+            gone.add(old)
+        else:
+            old = rnd.choice(sorted(files))
+            os.unlink(old)
+            del files[old]
+            gone.add(old)
+        done += 1
+    except OSError:
+        failed += 1
+json.dump({"files": files, "gone": sorted(gone - set(files)),
+           "done": done, "failed": failed}, open(account, "w"))
+EOF
+	writer=$!
+	sleep 1
+	kill -CONT $pid
+	wait $pid
+	is $? 0 "${p}the conversion finishes while the writer writes" ||
+		diag "$(cat /tmp/err)"
+	touch /tmp/writer.stop
+	wait $writer
+	diag "$(python3 -c 'import json; a = json.load(open("/tmp/writer.json")); print("writer: %d operations done, %d failed (entry away for a moment), %d files" % (a["done"], a["failed"], len(a["files"])))')"
+
+	python3 - /tmp/writer.json <<'EOF'
+import json, sys
+a = json.load(open(sys.argv[1]))
+bad = 0
+for path, data in a["files"].items():
+    try:
+        if open(path).read() != data:
+            print("# changed: %s" % path); bad += 1
+    except OSError as e:
+        print("# lost: %s: %s" % (path, e)); bad += 1
+for path in a["gone"]:
+    try:
+        open(path).close()
+        print("# back: %s" % path); bad += 1
+    except OSError:
+        pass
+sys.exit(1 if bad else 0)
+EOF
+	ok $? "${p}every file the writer made is where it left it, nothing it deleted is back"
+	# The library's own files; the writer's and the directories' mtimes
+	# (it changed them) are left out.
+	converted "${p}writer" $lib /tmp/before.json /tmp/convert.json --except writer-
+	unmount_and_fsck
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/gamepart.sh"
+# Two CPUs, so that the writer and the conversion truly run at once.
+gamepart_on_casefold_image 256M --cpus 2 --
+gamepart_on_casefold_image 256M --cpus 2 --env DIRECTORIES=replace --
+done_testing

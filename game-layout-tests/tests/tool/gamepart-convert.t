@@ -1,0 +1,65 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest asan
+# gamepart convert on a populated library (patched kernel): a dry run and
+# the default policy change nothing; --on-collision=rename converts every
+# directory to +F, and the manifest taken after (inodes, link counts,
+# data, modes, owners, extended attributes, mtimes) is the one taken
+# before with exactly the reported renames applied; e2fsck -fn is clean,
+# nothing of the work directory is left, and a second run has nothing to
+# do.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/convert.sh"
+	convert_library library "${BIG:-800}"
+	all_dirs=$(find $lib -type d | wc -l)
+
+	"$gp" convert --dry-run --on-collision=rename --json $lib >/tmp/plan.json
+	is $? 0 "a dry run exits 0"
+	"$tree" manifest $lib | cmp -s - /tmp/before.json
+	ok $? "the dry run changes nothing"
+	is "$(not_f_dirs $lib)" "$all_dirs" "no directory has +F after the dry run"
+	planned=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["convert"]["renames"]))' /tmp/plan.json)
+	is "$planned" 6 "the plan renames 6 names (5 planted groups)"
+
+	"$gp" convert $lib >/tmp/out 2>/tmp/err
+	is $? 1 "collisions under the default policy: exit status 1"
+	is "$(tail -n 1 /tmp/err)" \
+		"gamepart: convert: $lib: 5 groups of names collide, nothing changed (--on-collision=rename renames them)" \
+		"and the message says nothing changed"
+	grep -q '^steamapps/common/Game: would collide once casefolded: "MAPS", "Maps"$' /tmp/out
+	ok $? "the report names the colliding directories"
+	"$tree" manifest $lib | cmp -s - /tmp/before.json
+	ok $? "the tree is unchanged"
+	[ -z "$(ls -A $mnt | grep gamepart-convert)" ]
+	ok $? "no work directory was made"
+
+	"$gp" convert --on-collision=rename --json $lib >/tmp/convert.json 2>/tmp/err
+	is $? 0 "--on-collision=rename converts: exit 0"
+	converted rename $lib /tmp/before.json /tmp/convert.json
+	is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["convert"]["renames"]))' /tmp/convert.json)" \
+		6 "6 renames are reported"
+	[ -e "$lib/steamapps/common/Game/Data/CONFIG.INI" ] &&
+		[ "$(cat "$lib/steamapps/common/Game/Data/config.ini")" = "[b]" ]
+	ok $? "the name first by bytes keeps it, and the kernel finds it by any case"
+	[ "$(cat "$lib/steamapps/common/Game/Data/config (case conflict 2).ini")" = "[c]" ]
+	ok $? "the others are 'STEM (case conflict N).EXT', N in byte order"
+	[ -e "$lib/steamapps/common/Game/.version (case conflict 1)" ]
+	ok $? "a leading dot is no suffix"
+
+	"$gp" convert $lib >/tmp/out
+	is $? 0 "converting again exits 0"
+	grep -q '^nothing to do, every directory is casefolded' /tmp/out
+	ok $? "and has nothing to do"
+	unmount_and_fsck
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/gamepart.sh"
+big=800
+[ -n "${GAMEPART_FULL-}" ] && big=10000
+gamepart_on_casefold_image 512M --env "BIG=$big" --
+done_testing

@@ -1,0 +1,189 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest slow
+# The udev rule and units under systemd as PID 1, with five disks present
+# at boot, as cards left in their slots:
+#   vda  GPT, one empty partition named gamedata-new: provisioned by
+#        gamepart create (owner from the configuration), renamed
+#        gamedata, checked and mounted, its library directories +F
+#   vdb  ext4 labelled gamedata holding a library: checked and mounted
+#        with noatime; its manifest is the one taken before
+#   vdc  an unrelated ext4, and
+#   vdd  a partition named gamedata-new that already holds ext4: both
+#        untouched, byte for byte
+#   vde  ext4 labelled gamedata that e2fsck -p cannot repair: not
+#        mounted, its mount service failed, the reason in the journal
+# Then the weekly report, run once, logs vdb's colliding names.  Last, a
+# card is inserted while the system runs (QEMU's monitor), provisioned and
+# mounted, a file on it is held open, and it is pulled: its units stop,
+# no other unit fails, nothing hangs.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/units.sh"
+	share=/run/vmrun/share
+	if [ "$2" = populate ]; then
+		mount_disk /dev/vda /tmp/mnt
+		"$top/game-layout-tests/progs/library-tree" make /tmp/mnt/library --big 300
+		ok $? "a library on the gamedata disk"
+		"$top/game-layout-tests/progs/library-tree" manifest /tmp/mnt/library >$share/before.json
+		ok $? "its manifest"
+		umount /tmp/mnt
+		done_testing
+		exit
+	fi
+
+	wait_for_jobs
+	ok $? "the units' jobs all finish"
+
+	# vda: provisioned.
+	journalctl -b -o cat -u "gamepart-provision@$(devno vda1).service" |
+		grep -q '^gamepart: /dev/vda1 provisioned: partition 1 of /dev/vda is now gamedata$'
+	ok $? "vda1: the provisioning service provisioned it" ||
+		diag "$(journalctl -b -o cat -u "gamepart-provision@$(devno vda1).service")"
+	is "$(blkid -p -o value -s PART_ENTRY_NAME /dev/vda1)" gamedata \
+		"vda1: the partition is renamed gamedata"
+	is "$(blkid -p -o value -s LABEL /dev/vda1)" gamedata "vda1: ext4 labelled gamedata"
+	new=$(mount_point_of /dev/vda1)
+	case $new in /run/media/gamedata/gamedata*) true ;; *) false ;; esac
+	ok $? "vda1: mounted under /run/media/gamedata ('$new')"
+	is "$(systemctl is-active "gamepart-mount@$(devno vda1).service")" active \
+		"vda1: its mount service is active"
+	for d in steamapps steamapps/common steamapps/compatdata; do
+		has_casefold_flag "$new/$d"
+		ok $? "vda1: $d is +F"
+	done
+	is "$(stat -c %u:%g "$new/steamapps/common")" 1000:1000 \
+		"vda1: the library belongs to the configured owner"
+
+	# vdb: checked and mounted as it was.
+	lib=$(mount_point_of /dev/vdb)
+	case $lib in /run/media/gamedata/gamedata*) true ;; *) false ;; esac
+	ok $? "vdb: mounted under /run/media/gamedata ('$lib')" ||
+		diag "$(journalctl -b -o cat -u "gamepart-mount@$(devno vdb).service" | tail -n 5)"
+	[ "$lib" != "$new" ]
+	ok $? "vdb: the second gamedata label gets a place of its own"
+	findmnt -rn -S /dev/vdb -O noatime >/dev/null
+	ok $? "vdb: mounted with noatime"
+	journalctl -b -o cat -u "systemd-fsck@dev-vdb.service" | grep -q 'gamedata: clean'
+	ok $? "vdb: systemd-fsck@ checked it first"
+	"$top/game-layout-tests/progs/library-tree" manifest "$lib/library" >/tmp/after.json
+	cmp -s $share/before.json /tmp/after.json
+	ok $? "vdb: the library's manifest is the one taken before" ||
+		diag "$(diff $share/before.json /tmp/after.json | head -n 20)"
+	# The mount is PID 1's, not the service's own.
+	grep -q " $lib " /proc/1/mountinfo
+	ok $? "vdb: the mount is in PID 1's namespace"
+
+	# The rule as udev parses and applies it, step by step.
+	udevadm test --action=add /sys/class/block/vdb >/tmp/udev-test 2>&1
+	grep -q 'Reading rules file: /usr/local/lib/udev/rules.d/61-gamepart.rules' /tmp/udev-test
+	ok $? "udevadm test reads the rule"
+	! grep -i '61-gamepart.rules.*\(invalid\|error\|unknown\|ignoring\)' /tmp/udev-test
+	ok $? "udevadm test finds nothing wrong in it"
+	grep -q '^GAMEPART_ROLE=gamedata$' /tmp/udev-test &&
+		grep -q '^SYSTEMD_WANTS=gamepart-mount@'"$(devno vdb)"'.service$' /tmp/udev-test
+	ok $? "udevadm test: vdb is game data and wants its mount service" ||
+		diag "$(grep -i gamepart /tmp/udev-test)"
+
+	# vdc, vdd: left alone.
+	for d in vdc vdd1; do
+		[ -z "$(mount_point_of /dev/$d)" ]
+		ok $? "$d: not mounted"
+		[ -z "$(systemctl list-units --all --no-legend "gamepart-*@$(devno $d).service")" ]
+		ok $? "$d: no gamepart unit for it"
+	done
+
+	# vde: the check fails, nothing is mounted, the journal says why.
+	unit=gamepart-mount@$(devno vde).service
+	[ -z "$(mount_point_of /dev/vde)" ]
+	ok $? "vde: not mounted"
+	is "$(systemctl is-failed "$unit")" failed "vde: its mount service failed"
+	journalctl -b -o cat -u "$unit" | grep -q 'e2fsck -p could not repair the filesystem, so it is not mounted'
+	ok $? "vde: the journal says why" || diag "$(journalctl -b -o cat -u "$unit" | tail -n 5)"
+	journalctl -b -o cat -u systemd-fsck@dev-vde.service | grep -q 'UNEXPECTED INCONSISTENCY'
+	ok $? "vde: e2fsck's own report is in the check's log" ||
+		diag "$(journalctl -b -o short-monotonic -u 'gamepart*' -u 'systemd-fsck*' -u '*.mount' | tail -n 60)"
+	systemctl status "$unit" --no-pager 2>&1 | grep -q 'not mounted'
+	ok $? "vde: systemctl status tells what happened"
+
+	# The weekly report, once.
+	systemctl start gamepart-report.service
+	ok $? "the report runs and succeeds despite the collisions"
+	journalctl -b -o cat -p warning -u gamepart-report.service >/tmp/report
+	grep -q "$lib (/dev/vdb): names collide" /tmp/report
+	ok $? "the report logs vdb's collisions at warning priority" || diag "$(cat /tmp/report)"
+	[ -n "$new" ] && ! grep -q "$new" /tmp/report
+	ok $? "and nothing about the fresh vda1, which has none"
+
+	# A card inserted and pulled.
+	failed_before=$(systemctl list-units --failed --no-legend --plain | sort)
+	vmctl monitor drive_add 0 "if=none,id=card,file=$3,format=raw" >/dev/null
+	vmctl monitor device_add virtio-blk-pci,drive=card,id=cardslot >/dev/null
+	i=0
+	while [ ! -b /dev/vdf1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/vdf1 ]
+	ok $? "hot-plug: the card appears"
+	id=$(devno vdf1)
+	wait_for_jobs
+	ok $? "hot-plug: its units' jobs finish"
+	card=$(mount_point_of /dev/vdf1)
+	case $card in /run/media/gamedata/gamedata-*) true ;; *) false ;; esac
+	ok $? "hot-plug: provisioned and mounted ('$card')" ||
+		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
+	has_casefold_flag "$card/steamapps/common"
+	ok $? "hot-plug: its library is +F"
+	# Something using the card when it goes, as a game would.
+	echo data >"$card/steamapps/common/Game.pak"
+	exec 5<"$card/steamapps/common/Game.pak"
+	vmctl monitor device_del cardslot >/dev/null
+	i=0
+	while [ -b /dev/vdf ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ ! -b /dev/vdf ]
+	ok $? "unplug: the card is gone"
+	wait_for_jobs
+	ok $? "unplug: the jobs its removal queued finish" ||
+		diag "still queued: $(systemctl list-jobs --no-legend)"
+	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive \
+		"unplug: its mount service stopped"
+	is "$(systemctl list-units --failed --no-legend --plain | sort)" "$failed_before" \
+		"unplug: no unit failed"
+	! grep -q " $card " /proc/1/mountinfo
+	ok $? "unplug: the mount point is gone though a file on it is still open"
+	! journalctl -b -o cat -u "$(systemd-escape --path --suffix=mount "$card")" |
+		grep -q 'target is busy'
+	ok $? "unplug: no umount was refused for the open file"
+	exec 5<&-
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/units.sh"
+units_setup OWNER=1000:1000
+mkdir "$scratch/share"
+
+gpt_image "$scratch/provision.img" 96M gamedata-new
+gpt_image "$scratch/card.img" 96M gamedata-new
+make_casefold_image "$scratch/library.img" 96M -L gamedata
+make_ext4_image "$scratch/other.img" 16M -L photos
+gpt_image "$scratch/taken.img" 32M gamedata-new
+mkfs.ext4 -q -F -L scratch -E offset="$(gpt_partition_offset "$scratch/taken.img")" \
+	"$scratch/taken.img" 16M
+make_casefold_image "$scratch/broken.img" 32M -L gamedata
+beyond_e2fsck_p "$scratch/broken.img"
+ok $? "an image e2fsck -p cannot repair"
+cp --sparse=always "$scratch/broken.img" "$scratch/broken-copy.img"
+e2fsck -p "$scratch/broken-copy.img" >/dev/null 2>&1
+is $? 4 "e2fsck -p leaves that damage uncorrected (tried on a copy)"
+rm -f "$scratch/broken-copy.img"
+untouched=$(cd "$scratch" && sha256sum other.img taken.img)
+
+guest_run patched --disk "$scratch/library.img" --share "$scratch/share" -- populate
+guest_run patched --systemd --install "$scratch/stage" --share "$scratch/share" \
+	--disk "$scratch/provision.img" --disk "$scratch/library.img" \
+	--disk "$scratch/other.img" --disk "$scratch/taken.img" \
+	--disk "$scratch/broken.img" -- coldplug "$scratch/card.img"
+is "$(cd "$scratch" && sha256sum other.img taken.img)" "$untouched" \
+	"vdc and vdd: byte for byte as they were"
+done_testing
