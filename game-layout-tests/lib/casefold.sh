@@ -10,7 +10,6 @@
 #   prog NAME              the path of a test program (progs/, make progs)
 #   cf_done                unmount, print the plan and leave
 
-mnt=/tmp/mnt
 ci=$mnt/ci
 cs=$mnt/cs
 

@@ -22,19 +22,36 @@ sb_u16() {
 	od -An -tu2 -j $((1024 + $2)) -N2 "$1" | tr -d ' '
 }
 
-# inode_flags IMG PATH: the inode flags, as a number.
-inode_flags() {
-	local f
-	f=$(debugfs -R "stat \"$2\"" "$1" 2>/dev/null |
-		sed -n 's/.*Flags: \(0x[0-9a-fA-F]*\).*/\1/p')
-	[ -n "$f" ] && echo $((f))
+# +F, offline: EXT4_CASEFOLD_FL of <ext2fs/ext2_fs.h> in an inode's flags.
+# (Online, guest.sh's f_flags reads it from lsattr.)
+casefold_fl=0x40000000
+
+# image_flags IMG PATH...: the inode flags of each PATH that exists, as
+# numbers, one a line; one debugfs run for them all.
+image_flags() {
+	local img=$1 cmds f
+	shift
+	cmds=$(mktemp)
+	printf 'stat "%s"\n' "$@" >"$cmds"
+	debugfs -f "$cmds" "$img" 2>/dev/null |
+		sed -n 's/.*Flags: \(0x[0-9a-fA-F]*\).*/\1/p' |
+		while read -r f; do echo $((f)); done
+	rm -f "$cmds"
 }
 
-# is_casefolded IMG PATH: the directory has EXT4_CASEFOLD_FL.
+# inode_flags IMG PATH: the inode flags, as a number; fails if PATH does
+# not exist.
+inode_flags() {
+	local f
+	f=$(image_flags "$1" "$2")
+	[ -n "$f" ] && echo "$f"
+}
+
+# is_casefolded IMG PATH: the directory has +F.
 is_casefolded() {
 	local f
 	f=$(inode_flags "$1" "$2") || return 2
-	[ $((f & 0x40000000)) -ne 0 ]
+	[ $((f & casefold_fl)) -ne 0 ]
 }
 
 # owner_of IMG PATH: "UID:GID".
@@ -110,14 +127,7 @@ image_dirs() {
 
 # count_casefolded IMG DIR...: how many of the directories have +F.
 count_casefolded() {
-	local img=$1 cmds
-	shift
-	cmds=$(mktemp)
-	printf 'stat "%s"\n' "$@" >"$cmds"
-	debugfs -f "$cmds" "$img" 2>/dev/null |
-		sed -n 's/.*Flags: \(0x[0-9a-fA-F]*\).*/\1/p' |
-		while read -r f; do
-			[ $((f & 0x40000000)) -ne 0 ] && echo
-		done | wc -l
-	rm -f "$cmds"
+	image_flags "$@" | while read -r f; do
+		[ $((f & casefold_fl)) -ne 0 ] && echo
+	done | wc -l
 }

@@ -5,15 +5,32 @@ guest_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$guest_lib/../.." && pwd)
 . "$guest_lib/tap.sh"
 
+# Where a test mounts its disk; tests that mount more than one add a
+# suffix ($mnt-strict).
+mnt=/tmp/mnt
+
 # mount_disk DEV DIR [OPTIONS]
 mount_disk() {
 	mkdir -p "$2"
 	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
 }
 
+# f_flags: of the "lsattr -d" lines on stdin, "+F PATH" for a directory
+# with the casefold flag, "-F PATH" for one without: the one place that
+# reads the flag online (offline, gamepart.sh reads it with debugfs).
+f_flags() {
+	awk '{ flags = $1; sub(/^[^ ]* /, ""); print (flags ~ /F/ ? "+F " : "-F ") $0 }'
+}
+
+# has_f DIR: DIR exists and has +F.
+has_f() {
+	lsattr -d -- "$1" 2>/dev/null | f_flags | grep -q '^+F '
+}
+
 # not_f_dirs DIR: how many directories under DIR lack +F.
 not_f_dirs() {
-	find "$1" -type d -print0 | xargs -0 lsattr -d | awk '$1 !~ /F/' | wc -l
+	find "$1" -type d -print0 | xargs -0 lsattr -d -- | f_flags |
+		awk '$1 == "-F" { n++ } END { print n + 0 }'
 }
 
 # Give Wine a private, writable prefix: the cached one (read-only, shared

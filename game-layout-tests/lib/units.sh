@@ -69,14 +69,6 @@ wait_for_jobs() {
 	[ -z "$(systemctl list-jobs --no-legend)" ]
 }
 
-# has_casefold_flag DIR: lsattr shows +F on DIR (and DIR exists).
-has_casefold_flag() {
-	case $(lsattr -d "$1" 2>/dev/null | cut -d' ' -f1) in
-	*F*) return 0 ;;
-	esac
-	return 1
-}
-
 # mount_point_of DEV: where DEV is mounted, if it is.
 mount_point_of() {
 	findmnt -rn -S "$1" -o TARGET | head -n 1

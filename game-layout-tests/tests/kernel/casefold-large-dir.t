@@ -9,7 +9,6 @@ entries=${GAMEPART_LARGE_DIR_ENTRIES:-100000}
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	n=$2
-	mnt=/tmp/mnt
 	mount_disk /dev/vda $mnt || { echo "not ok - mount"; exit 1; }
 	mkdir $mnt/big
 	chattr +F $mnt/big

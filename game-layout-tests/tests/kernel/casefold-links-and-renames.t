@@ -12,7 +12,6 @@ if [ "${1-}" = --guest ]; then
 	. "$guest_lib/casefold.sh"
 	cf_mount
 	cd $ci || exit 1
-	has_f() { lsattr -d "$1" 2>/dev/null | grep -q '^[^ ]*F'; }
 
 	echo game >Game.exe
 	ln Game.exe Launcher.exe

@@ -17,12 +17,12 @@ if [ "${1-}" = --guest ]; then
 	client=$top/build/wine/bin/layout-client.exe
 	wine_setup
 	ok $? "a private Wine prefix over the cached one"
-	mount_disk /dev/vda /tmp/mnt
-	lib=/tmp/mnt/steamapps/common
+	mount_disk /dev/vda $mnt
+	lib=$mnt/steamapps/common
 	cp -a "$layout/." "$lib/"
 	ok $? "the generated library copied into the +F steamapps/common"
-	mkdir /tmp/mnt/case-sensitive
-	cp -a "$layout/." /tmp/mnt/case-sensitive/
+	mkdir $mnt/case-sensitive
+	cp -a "$layout/." $mnt/case-sensitive/
 
 	# Wine would find these names even without +F, by scanning; what
 	# makes the scan unneeded is the kernel finding them itself.
@@ -38,7 +38,7 @@ if [ "${1-}" = --guest ]; then
 	n=$(native "$lib")
 	[ "${n%/*}" = "${n#*/}" ]
 	ok $? "the kernel itself resolves every game spelling on +F ($n)"
-	diag "on the case-sensitive copy it resolves $(native /tmp/mnt/case-sensitive)"
+	diag "on the case-sensitive copy it resolves $(native $mnt/case-sensitive)"
 
 	# The client's TAP, folded into this test's.
 	$wine64 "$client" 'Z:\tmp\mnt\steamapps\common' >/tmp/client.out 2>/tmp/client.err
@@ -59,7 +59,7 @@ if [ "${1-}" = --guest ]; then
 	diag "  $(grep -c '^ok ' /tmp/cs.out) requests answered as on Windows, $(grep -c '^not ok ' /tmp/cs.out) not"
 	grep '^not ok ' /tmp/cs.out | tr -d '\r' | head -n 10 | sed 's/^/  /' | while IFS= read -r l; do diag "$l"; done
 	grep '^# timing ' /tmp/cs.out | tr -d '\r' | sed 's/^# /case-sensitive /' | while IFS= read -r l; do diag "$l"; done
-	umount /tmp/mnt
+	umount $mnt
 	done_testing
 	exit
 fi

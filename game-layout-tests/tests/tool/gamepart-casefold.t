@@ -11,7 +11,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
-	mnt=/tmp/mnt plain=/tmp/plain
+	plain=/tmp/plain
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 	mount_disk /dev/vdb $plain || { echo "not ok - mount /dev/vdb"; exit 1; }
 
@@ -23,7 +23,6 @@ if [ "${1-}" = --guest ]; then
 		is $? 2 "$what: exit status 2"
 		is "$(cat /tmp/err)" "$msg" "$what: message"
 	}
-	has_f() { lsattr -d "$1" 2>/dev/null | grep -q '^[^ ]*F'; }
 
 	mkdir $mnt/a $mnt/b
 	"$gp" casefold $mnt/a $mnt/b

@@ -19,7 +19,7 @@ if [ "${1-}" = --guest ]; then
 	# probe_fs DEV KIND: both reports for the filesystem on DEV, in
 	# /tmp/KIND.kernel and /tmp/KIND.tool.
 	probe_fs() {
-		local dev=$1 kind=$2 mnt=/tmp/mnt-$2 st
+		local dev=$1 kind=$2 mnt=$mnt-$2 st
 		mount_disk "$dev" "$mnt" || { ok 1 "$kind: mount $dev"; return 1; }
 		mkdir "$mnt/plain" "$mnt/cf" && chattr +F "$mnt/cf"
 		ok $? "$kind: a plain directory and a +F one"
@@ -88,10 +88,10 @@ if [ "${1-}" = --guest ]; then
 	[ -z "$d" ] || diag "< kernel (strict), > gamepart check (normal)" "$d"
 
 	# The human report says what the kernel will do with them.
-	mount_disk /dev/vdb /tmp/mnt-strict
-	"$gp" check /tmp/mnt-strict/plain 2>&1 | grep -q 'invalid UTF-8: .*(this strict filesystem refuses it in a casefolded directory)'
+	mount_disk /dev/vdb $mnt-strict
+	"$gp" check $mnt-strict/plain 2>&1 | grep -q 'invalid UTF-8: .*(this strict filesystem refuses it in a casefolded directory)'
 	ok $? "strict: the human report says invalid names would be refused"
-	umount /tmp/mnt-strict
+	umount $mnt-strict
 	done_testing
 	exit
 fi

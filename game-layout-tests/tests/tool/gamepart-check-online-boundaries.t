@@ -10,7 +10,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
-	mnt=/tmp/mnt t=/tmp/mnt/tree
+	t=$mnt/tree
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 	mkdir -p $t/Game/tmpfs $t/Game/ext4 $t/Game/bind $mnt/elsewhere
 	touch $t/Game/level.pak $t/Game/LEVEL.PAK

@@ -47,7 +47,7 @@ EOF
 	done
 	is $miss 0 "names in the big directory (Shaders) are found in upper case (its new hash index)"
 	mkdir "$lib/steamapps/common/NewGame"
-	lsattr -d "$lib/steamapps/common/NewGame" | awk '{ print $1 }' | grep -q F
+	has_f "$lib/steamapps/common/NewGame"
 	ok $? "a new directory inherits +F"
 	rmdir "$lib/steamapps/common/NewGame"
 	unmount_and_fsck

@@ -32,7 +32,7 @@ done
 for d in Games/logs tools; do
 	f=$(inode_flags "$img" "$d")
 	ok $? "$d exists"
-	is $((f & 0x40000000)) 0 "$d is not +F"
+	is $((f & casefold_fl)) 0 "$d is not +F"
 done
 [ -z "$(inode_flags "$img" steamapps)" ]
 ok $? "the Steam layout is not created as well"

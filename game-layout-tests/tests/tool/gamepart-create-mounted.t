@@ -7,7 +7,6 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
-	mnt=/tmp/mnt
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 	echo keep >$mnt/keep
 	"$gp" create --force /dev/vda >/tmp/out 2>/tmp/err
@@ -23,7 +22,7 @@ if [ "${1-}" = --guest ]; then
 	"$gp" create --force --label Fresh /dev/vda >/dev/null 2>&1
 	ok $? "create --force on the unmounted device succeeds"
 	mount_disk /dev/vda $mnt
-	[ ! -e $mnt/keep ] && lsattr -d $mnt/steamapps/common | grep -q '^[^ ]*F'
+	[ ! -e $mnt/keep ] && has_f $mnt/steamapps/common
 	ok $? "the new filesystem has the Steam layout with +F"
 	umount $mnt
 	done_testing

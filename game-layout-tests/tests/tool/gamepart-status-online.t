@@ -9,7 +9,6 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
-	mnt=/tmp/mnt
 	mount_disk /dev/vda $mnt || { echo "not ok - mount /dev/vda"; exit 1; }
 	field() { sed -n "s/^$1: *//p" /tmp/out; }
 

@@ -23,12 +23,12 @@ if [ "${1-}" = --guest ]; then
 	. "$guest_lib/units.sh"
 	share=/run/vmrun/share
 	if [ "$2" = populate ]; then
-		mount_disk /dev/vda /tmp/mnt
-		"$top/game-layout-tests/progs/library-tree" make /tmp/mnt/library --big 300
+		mount_disk /dev/vda $mnt
+		"$top/game-layout-tests/progs/library-tree" make $mnt/library --big 300
 		ok $? "a library on the gamedata disk"
-		"$top/game-layout-tests/progs/library-tree" manifest /tmp/mnt/library >$share/before.json
+		"$top/game-layout-tests/progs/library-tree" manifest $mnt/library >$share/before.json
 		ok $? "its manifest"
-		umount /tmp/mnt
+		umount $mnt
 		done_testing
 		exit
 	fi
@@ -50,7 +50,7 @@ if [ "${1-}" = --guest ]; then
 	is "$(systemctl is-active "gamepart-mount@$(devno vda1).service")" active \
 		"vda1: its mount service is active"
 	for d in steamapps steamapps/common steamapps/compatdata; do
-		has_casefold_flag "$new/$d"
+		has_f "$new/$d"
 		ok $? "vda1: $d is +F"
 	done
 	is "$(stat -c %u:%g "$new/steamapps/common")" 1000:1000 \
@@ -131,7 +131,7 @@ if [ "${1-}" = --guest ]; then
 	case $card in /run/media/gamedata/gamedata-*) true ;; *) false ;; esac
 	ok $? "hot-plug: provisioned and mounted ('$card')" ||
 		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
-	has_casefold_flag "$card/steamapps/common"
+	has_f "$card/steamapps/common"
 	ok $? "hot-plug: its library is +F"
 	# Something using the card when it goes, as a game would.
 	echo data >"$card/steamapps/common/Game.pak"
