@@ -45,9 +45,7 @@ gpt_image() {
 
 # gpt_partition_offset IMG: the byte offset of its first partition.
 gpt_partition_offset() {
-	sfdisk -J "$1" | python3 -c 'import json, sys
-t = json.load(sys.stdin)["partitiontable"]
-print(t["partitions"][0]["start"] * t.get("sectorsize", 512))'
+	sfdisk -J "$1" | jq '.partitiontable | .partitions[0].start * (.sectorsize // 512)'
 }
 
 # Guest side.

@@ -24,14 +24,9 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the casefold feature is on"
 	# Offline, a rename's directory is a path inside the filesystem;
 	# the manifest's paths are relative to the library.
-	python3 - /tmp/offline.json >/tmp/convert.json <<'EOF'
-import json, os, sys
-report = json.load(open(sys.argv[1]))
-for r in report["convert"]["renames"]:
-    r["dir"] = os.path.relpath(r["dir"], "library")
-json.dump(report, sys.stdout)
-EOF
-	is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["convert"]["renames"]))' /tmp/convert.json)" \
+	jq '.convert.renames[].dir |= (if . == "library" then "." else ltrimstr("library/") end)' \
+		/tmp/offline.json >/tmp/convert.json
+	is "$(jq '.convert.renames | length' /tmp/convert.json)" \
 		6 "6 renames are reported"
 
 	convert_mount

@@ -123,15 +123,10 @@ cp "$orig" "$img"
 rm -f "$undo"
 "$gp" convert --offline --undo-file="$undo" --json --on-collision=rename "$img" >"$scratch/json"
 is $? 0 "--json converts"
-python3 - "$scratch/json" "$undo" <<'EOF'
-import json, sys
-c = json.load(open(sys.argv[1]))["convert"]
-assert c["outcome"] == "converted", c
-assert c["undo_file"] == sys.argv[2], c
-assert len(c["renames"]) == 2, c
-assert c["directories_converted"] > 20, c
-EOF
-ok $? "the JSON report names the outcome, the undo file and both renames"
+jq -e --arg undo "$undo" '.convert | .outcome == "converted" and .undo_file == $undo
+	and (.renames | length) == 2 and .directories_converted > 20' "$scratch/json" >/dev/null
+ok $? "the JSON report names the outcome, the undo file and both renames" ||
+	diag "$(jq -c .convert "$scratch/json")"
 
 # Refusals: exit status 2, nothing changed.
 cp "$orig" "$img"

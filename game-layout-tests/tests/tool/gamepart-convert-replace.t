@@ -56,7 +56,7 @@ EOF
 	"$gp" convert --directories=replace --on-collision=rename --json $lib \
 		>/tmp/convert.json 2>/tmp/err
 	is $? 0 "--directories=replace converts: exit 0" || diag "$(cat /tmp/err)"
-	is "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["convert"]["directories"])' /tmp/convert.json)" \
+	is "$(jq -r .convert.directories /tmp/convert.json)" \
 		replace "the report says directories were replaced"
 	converted replace $lib /tmp/before.json /tmp/convert.json
 	is "$(stat -c %i $lib)" "$root_ino" "the library's root keeps its inode"

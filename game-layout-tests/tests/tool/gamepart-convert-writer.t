@@ -76,7 +76,7 @@ EOF
 		diag "$(cat /tmp/err)"
 	touch /tmp/writer.stop
 	wait $writer
-	diag "$(python3 -c 'import json; a = json.load(open("/tmp/writer.json")); print("writer: %d operations done, %d failed (entry away for a moment), %d files" % (a["done"], a["failed"], len(a["files"])))')"
+	diag "$(jq -r '"writer: \(.done) operations done, \(.failed) failed (entry away for a moment), \(.files | length) files"' /tmp/writer.json)"
 
 	python3 - /tmp/writer.json <<'EOF'
 import json, sys

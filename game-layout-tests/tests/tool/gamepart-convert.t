@@ -20,7 +20,7 @@ if [ "${1-}" = --guest ]; then
 	"$tree" manifest $lib | cmp -s - /tmp/before.json
 	ok $? "the dry run changes nothing"
 	is "$(not_f_dirs $lib)" "$all_dirs" "no directory has +F after the dry run"
-	planned=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["convert"]["renames"]))' /tmp/plan.json)
+	planned=$(jq '.convert.renames | length' /tmp/plan.json)
 	is "$planned" 6 "the plan renames 6 names (5 planted groups)"
 
 	"$gp" convert $lib >/tmp/out 2>/tmp/err
@@ -38,7 +38,7 @@ if [ "${1-}" = --guest ]; then
 	"$gp" convert --on-collision=rename --json $lib >/tmp/convert.json 2>/tmp/err
 	is $? 0 "--on-collision=rename converts: exit 0"
 	converted rename $lib /tmp/before.json /tmp/convert.json
-	is "$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["convert"]["renames"]))' /tmp/convert.json)" \
+	is "$(jq '.convert.renames | length' /tmp/convert.json)" \
 		6 "6 renames are reported"
 	[ -e "$lib/steamapps/common/Game/Data/CONFIG.INI" ] &&
 		[ "$(cat "$lib/steamapps/common/Game/Data/config.ini")" = "[b]" ]
