@@ -7,10 +7,13 @@
 # and that file's first line is the one expected; every find pattern
 # counts what it matches; no probe matches anything; no two names in a
 # directory collide once folded; names beyond ASCII are there; --big sets
-# the size of the big directories.
+# the size of the big directories.  Which names are one name is asked of
+# gamepart fold (game-trees/gamepart_fold.py), never folded here.
 
 . "$(dirname "$0")/../../lib/host.sh"
 require_cmd python3
+require_gamepart
+export GAMEPART=$gamepart
 make_scratch
 gen=$top/game-layout-tests/game-trees/gen-game-trees
 
@@ -26,11 +29,15 @@ ok $? "another seed gives others"
 is $? 2 "refuses a directory that is not empty"
 
 # Resolve the lists against the tree as a case-insensitive filesystem
-# would (full case folding of the NFD form, as the kernel's utf8 does).
-python3 - "$scratch/a" >"$scratch/report" <<'PY'
-import os, sys, unicodedata, fnmatch
+# would: names are one when gamepart fold says so; a find pattern's fixed
+# parts are ASCII, matched without regard to ASCII case.
+python3 - "$scratch/a" "$top/game-layout-tests/game-trees" >"$scratch/report" <<'PY'
+import os, sys, fnmatch
 root = sys.argv[1]
-fold = lambda s: unicodedata.normalize("NFD", s).casefold()
+sys.path.insert(0, sys.argv[2])
+from gamepart_fold import Folder
+fold = Folder().key
+ascii_lower = lambda s: s.translate({c: c + 32 for c in range(ord("A"), ord("Z") + 1)})
 problems = []
 nonascii = 0
 for d, dirs, files in os.walk(root):
@@ -69,8 +76,11 @@ for line in open(os.path.join(root, "references.tsv"), encoding="utf-8"):
     elif kind == "find":
         finds += 1
         d, _, pattern = what.rpartition("\\")
+        if not pattern.isascii():
+            problems.append("find %s: a pattern beyond ASCII" % what)
         p = resolve(d)
-        n = p and sum(1 for e in os.listdir(p) if fnmatch.fnmatch(fold(e), fold(pattern)))
+        n = p and sum(1 for e in os.listdir(p)
+                      if fnmatch.fnmatchcase(ascii_lower(e), ascii_lower(pattern)))
         if str(n) != expect:
             problems.append("find %s: %s matches, expected %s" % (what, n, expect))
 misses = 0
@@ -94,9 +104,11 @@ is "$(grep -c '^problem: ' "$scratch/report")" 0 \
 
 # Planted collisions: exactly those, and the references still hold.
 "$gen" --seed 7 --big 300 --files 60 --plant-collisions "$scratch/planted" >/dev/null
-python3 - "$scratch/planted" <<'PY' >"$scratch/groups"
-import os, sys, unicodedata
-fold = lambda s: unicodedata.normalize("NFD", s).casefold()
+python3 - "$scratch/planted" "$top/game-layout-tests/game-trees" <<'PY' >"$scratch/groups"
+import os, sys
+sys.path.insert(0, sys.argv[2])
+from gamepart_fold import Folder
+fold = Folder().key
 for d, dirs, files in os.walk(sys.argv[1]):
     groups = {}
     for n in dirs + files:

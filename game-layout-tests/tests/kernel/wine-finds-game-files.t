@@ -71,7 +71,7 @@ require_kernel patched
 [ -f "$build/wine/bin/layout-client.exe" ] || skip_all "no layout-client.exe: run make windows-progs"
 [ -x "$build/bin/gamepart" ] || skip_all "no gamepart: run make tool"
 make_scratch
-"$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/layout" >/dev/null
+GAMEPART=$build/bin/gamepart "$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/layout" >/dev/null
 ok $? "a generated library: $(tr -d '\n ' <"$scratch/layout/layout.json")"
 "$build/bin/gamepart" create --size 256M "$scratch/games.img" >/dev/null
 ok $? "gamepart create makes the game-data image"
