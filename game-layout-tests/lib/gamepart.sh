@@ -91,32 +91,9 @@ gamepart_on_casefold_image() {
 
 # image_manifest IMG: every entry of an unmounted image, one line each,
 # sorted: "PATH<TAB>INODE<TAB>MODE<TAB>UID<TAB>GID<TAB>SIZE", SIZE "-" for
-# a directory (rebuilding it changes its size).  Read with debugfs, one
-# run per level of the tree; names must not hold '/', '"' or a newline.
+# a directory (progs/library-tree manifest --image).
 image_manifest() {
-	local img=$1 cmds level next
-	cmds=$(mktemp) level=$(mktemp) next=$(mktemp)
-	echo / >"$level"
-	while [ -s "$level" ]; do
-		sed 's/.*/ls -p "&"/' "$level" >"$cmds"
-		debugfs -f "$cmds" "$img" 2>/dev/null | awk -F/ -v OFS='\t' -v next_level="$next" '
-			/^debugfs: ls -p "/ {
-				dir = substr($0, length("debugfs: ls -p \"") + 1)
-				sub(/"$/, "", dir)
-				if (dir == "/") dir = ""
-				next
-			}
-			/^\/[0-9]+\// {
-				if ($2 == 0 || $6 == "." || $6 == "..") next
-				path = dir "/" $6
-				isdir = $3 ~ /^0?40/
-				print path, $2, $3, $4, $5, isdir ? "-" : $7
-				if (isdir) print path > next_level
-			}'
-		mv "$next" "$level"
-		: >"$next"
-	done | LC_ALL=C sort
-	rm -f "$cmds" "$level" "$next"
+	"$top/game-layout-tests/progs/library-tree" manifest --image "$1"
 }
 
 # image_dirs IMG: the directories of image_manifest's listing, "/" first.

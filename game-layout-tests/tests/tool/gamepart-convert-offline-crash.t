@@ -12,7 +12,7 @@
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 require_gamepart
-require_cmd debugfs mke2fs e2fsck e2undo
+require_cmd debugfs mke2fs e2fsck e2undo python3
 make_scratch
 export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
 

@@ -11,7 +11,7 @@
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 require_gamepart
-require_cmd debugfs mke2fs e2fsck e2undo cmp
+require_cmd debugfs mke2fs e2fsck e2undo python3 cmp
 make_scratch
 # The undo manager's own leak, under an ASan build (see the file).
 export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
