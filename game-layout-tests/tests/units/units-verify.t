@@ -5,7 +5,8 @@
 # finds nothing wrong in any unit (their commands and man pages exist);
 # the rule parses (udevadm verify, where this udevadm has it); the rule's
 # helper gives each kind of device the role it must have, and only that;
-# and a configuration that does not fit is refused with its line.
+# a configuration that does not fit is refused with its line; and
+# gamepart.conf shows the defaults that apply.
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
@@ -84,4 +85,10 @@ is "$(bad_conf 'FROB=1')" "gamepart: $scratch/etc/gamepart.conf:1: unknown key F
 is "$(bad_conf 'PROVISION_NAME=gamedata')" \
 	"gamepart: $scratch/etc/gamepart.conf:1: GAMEDATA_NAME and PROVISION_NAME are both gamedata" \
 	"the two names may not be the same"
+
+# The configuration installed as an example shows, commented out, the
+# defaults the helpers apply.
+is "$(sed -n 's/^#\([A-Z_]*=\)/\1/p' "$top/systemd-units/gamepart.conf")" \
+	"$(grep '^[A-Z_]*=' "$top/systemd-units/libexec/config.sh")" \
+	"gamepart.conf shows the defaults config.sh applies"
 done_testing
