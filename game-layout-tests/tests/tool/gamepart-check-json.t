@@ -1,10 +1,11 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: quick asan
-# check --json prints one valid JSON document with exactly the keys of
-# PRODUCT.md; bytes that are not valid UTF-8 appear as the four characters
-# \xNN, in names and in directory paths; such names are "invalid", not
-# collisions, and alone do not make the exit status 1.
+# check --json prints one valid JSON document with exactly the keys the
+# man page gives (partition-tool/gamepart.8, check --json); bytes that
+# are not valid UTF-8 appear as the four characters \xNN, in names and
+# in directory paths; such names are "invalid", not collisions, and alone
+# do not make the exit status 1.
 
 . "$(dirname "$0")/../../lib/host.sh"
 require_gamepart
