@@ -53,6 +53,15 @@ resumed() {
 	converted "$1" "$2" "$3" "${4:-/tmp/resume.json}"
 }
 
+# nothing_left [OPTIONS...]: converting $lib again (with OPTIONS) exits 0
+# and has nothing to do.
+nothing_left() {
+	"$gp" convert "$@" "$lib" >/tmp/out
+	is $? 0 "converting again exits 0"
+	grep -q '^nothing to do, every directory is casefolded' /tmp/out
+	ok $? "and has nothing to do"
+}
+
 # unmount_and_fsck: e2fsck -fn of the disk is clean once unmounted.
 unmount_and_fsck() {
 	umount $mnt

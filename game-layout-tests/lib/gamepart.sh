@@ -89,6 +89,16 @@ gamepart_on_casefold_image() {
 	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" "$@"
 }
 
+# gamepart_on_created_image [CREATE_OPTIONS...]: the host side of a test
+# whose guest side works on a 64M library made by gamepart create with
+# those options ($scratch/lib.img, /dev/vda in the guest), on the patched
+# kernel with the gamepart under test.
+gamepart_on_created_image() {
+	gamepart_guest_setup
+	"$gp" create --size 64M "$@" "$scratch/lib.img" >/dev/null || exit 1
+	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/lib.img" --
+}
+
 # image_manifest IMG: every entry of an unmounted image, one line each,
 # sorted: "PATH<TAB>INODE<TAB>MODE<TAB>UID<TAB>GID<TAB>SIZE", SIZE "-" for
 # a directory (progs/library-tree manifest --image).

@@ -31,7 +31,5 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-gamepart_guest_setup
-"$gp" create --size 64M "$scratch/lib.img" >/dev/null || exit 1
-guest_run patched --env "GAMEPART=$gp" --disk "$scratch/lib.img" --
+gamepart_on_created_image
 done_testing
