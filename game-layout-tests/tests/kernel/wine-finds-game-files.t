@@ -13,16 +13,16 @@
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
-	layout=$2
+	trees=$2
 	client=$top/build/wine/bin/layout-client.exe
 	wine_setup
 	ok $? "a private Wine prefix over the cached one"
 	mount_disk /dev/vda $mnt
 	lib=$mnt/steamapps/common
-	cp -a "$layout/." "$lib/"
+	cp -a "$trees/." "$lib/"
 	ok $? "the generated library copied into the +F steamapps/common"
 	mkdir $mnt/case-sensitive
-	cp -a "$layout/." $mnt/case-sensitive/
+	cp -a "$trees/." $mnt/case-sensitive/
 
 	# Wine would find these names even without +F, by scanning; what
 	# makes the scan unneeded is the kernel finding them itself.
@@ -71,9 +71,9 @@ require_kernel patched
 [ -f "$build/wine/bin/layout-client.exe" ] || skip_all "no layout-client.exe: run make windows-progs"
 [ -x "$build/bin/gamepart" ] || skip_all "no gamepart: run make tool"
 make_scratch
-GAMEPART=$build/bin/gamepart "$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/layout" >/dev/null
-ok $? "a generated library: $(tr -d '\n ' <"$scratch/layout/layout.json")"
+GAMEPART=$build/bin/gamepart "$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/trees" >/dev/null
+ok $? "a generated library: $(tr -d '\n ' <"$scratch/trees/layout.json")"
 "$build/bin/gamepart" create --size 256M "$scratch/games.img" >/dev/null
 ok $? "gamepart create makes the game-data image"
-guest_run patched --disk "$scratch/games.img" -- "$scratch/layout"
+guest_run patched --disk "$scratch/games.img" -- "$scratch/trees"
 done_testing
