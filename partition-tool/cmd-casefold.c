@@ -7,20 +7,16 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <unistd.h>
 
-#include "gamepart.h"
-
-#define CASEFOLD_FL	0x40000000	/* EXT4_CASEFOLD_FL */
-#define EXT4_MAGIC	0xEF53
+#include "commands.h"
+#include "lib/online.h"
+#include "lib/options.h"
+#include "lib/util.h"
 
 static void usage(FILE *out)
 {
@@ -32,7 +28,7 @@ static void usage(FILE *out)
 	      "gamepart convert.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -h, --help   show this help\n"
+	      COMMON_OPTIONS_HELP
 	      "\n"
 	      "See gamepart(8).\n", out);
 }
@@ -58,9 +54,10 @@ static const char *setflags_cause(int err)
 
 static int casefold_one(const char *dir)
 {
-	struct statfs sfs;
+	char what[96];
 	struct stat st;
-	int fd, flags = 0;
+	bool ext4, casefolded;
+	int fd;
 
 	fd = open(dir, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	if (fd < 0) {
@@ -68,7 +65,7 @@ static int casefold_one(const char *dir)
 			"permission denied" : strerror(errno));
 		return -1;
 	}
-	if (fstat(fd, &st) < 0 || fstatfs(fd, &sfs) < 0) {
+	if (fstat(fd, &st) < 0 || online_is_ext4(fd, &ext4, what, sizeof(what)) < 0) {
 		gp_warn("%s: %s", dir, strerror(errno));
 		goto fail;
 	}
@@ -76,20 +73,19 @@ static int casefold_one(const char *dir)
 		gp_warn("%s: not a directory", dir);
 		goto fail;
 	}
-	if (sfs.f_type != EXT4_MAGIC) {
-		gp_warn("%s: not on an ext4 filesystem", dir);
+	if (!ext4) {
+		gp_warn("%s: not on an ext4 filesystem (%s)", dir, what);
 		goto fail;
 	}
-	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0) {
+	if (online_casefolded(fd, &casefolded) < 0) {
 		gp_warn("%s: reading its flags: %s", dir, strerror(errno));
 		goto fail;
 	}
-	if ((unsigned int)flags & CASEFOLD_FL) {
+	if (casefolded) {
 		close(fd);
 		return 0;
 	}
-	flags = (int)((unsigned int)flags | CASEFOLD_FL);
-	if (ioctl(fd, FS_IOC_SETFLAGS, &flags) < 0) {
+	if (online_set_casefold(fd) < 0) {
 		if (errno == ENOTEMPTY)
 			gp_warn("%s: not empty; use gamepart convert %s", dir, dir);
 		else
@@ -105,26 +101,13 @@ fail:
 
 int cmd_casefold(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static const struct option longopts[] = { COMMON_LONGOPTS };
 	int c, i, rc = EXIT_NOTHING_FOUND;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return EXIT_NOTHING_FOUND;
-		}
-		gp_warn("%s: unknown option; see 'gamepart casefold --help'",
-			argv[optind - 1]);
-		return EXIT_TROUBLE;
-	}
-	if (optind == argc) {
-		gp_warn("no DIR given; see 'gamepart casefold --help'");
-		return EXIT_TROUBLE;
-	}
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1)
+		return common_option(c, argv, usage);
+	if (optind == argc)
+		return usage_error("no DIR given");
 	for (i = optind; i < argc; i++)
 		if (casefold_one(argv[i]))
 			rc = EXIT_TROUBLE;

@@ -5,21 +5,21 @@
  * valid UTF-8, which contain ignorable code points.  Directories that are
  * not +F are judged as if they were (what converting them would meet).
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
 
-#include <ext2fs/ext2_fs.h>
-
-#include "gamepart.h"
-#include "convert.h"
-#include "fold.h"
-#include "report.h"
-#include "target.h"
-#include "walk.h"
+#include "commands.h"
+#include "convert/convert.h"
+#include "lib/examine.h"
+#include "lib/options.h"
+#include "lib/report.h"
+#include "lib/target.h"
+#include "lib/undo.h"
+#include "lib/util.h"
+#include "lib/walk.h"
 
 static void usage(FILE *out)
 {
@@ -34,8 +34,7 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json     print the report as JSON\n"
-	      "  -h, --help     show this help and exit\n"
-	      "  -V, --version  show the version and exit\n"
+	      COMMON_OPTIONS_HELP
 	      "\n"
 	      "Exit status: 0 nothing collides, 1 collisions found, 2 errors.\n",
 	      out);
@@ -52,14 +51,6 @@ struct check {
 	unsigned long long dirs, names;
 	int opened;		/* targets opened, to print a report at all */
 };
-
-static void on_group(void *ctx, const struct walk_entry *const *group,
-		     size_t n)
-{
-	struct check *c = ctx;
-
-	report_collision(c->report, group, n);
-}
 
 static void show_progress(struct check *c, bool done)
 {
@@ -82,71 +73,31 @@ static void show_progress(struct check *c, bool done)
 static int visit(void *ctx, const struct walk_dir *d)
 {
 	struct check *c = ctx;
-	uint32_t cp;
+	struct examined counts = { 0 };
+	char *shown;
 	size_t i;
 
-	if (c->prefix) {
-		char *dir;
-
-		if (c->target.kind == TARGET_ONLINE)
-			dir = strcmp(d->path, ".") ?
-			      xasprintf("%s/%s", c->target.arg, d->path) :
-			      xstrdup(c->target.arg);
-		else
-			dir = xasprintf("%s:%s", c->target.arg, d->path);
-		report_dir(c->report, dir, d->casefolded);
-		free(dir);
-	} else {
-		report_dir(c->report, d->path, d->casefolded);
-	}
-	report_scanned(c->report, d->count);
+	if (!c->prefix)
+		shown = xstrdup(d->path);
+	else if (c->target.kind == TARGET_OFFLINE)
+		shown = xasprintf("%s:%s", c->target.arg, d->path);
+	else if (strcmp(d->path, "."))
+		shown = xasprintf("%s/%s", c->target.arg, d->path);
+	else
+		shown = xstrdup(c->target.arg);
 	for (i = 0; i < d->count; i++) {
-		const struct walk_entry *e = &d->entries[i];
+		const struct dir_entry *e = &d->entries[i];
 
-		if (e->is_dir && e->len > strlen(CONVERT_WORK_PREFIX) &&
-		    !memcmp(e->name, CONVERT_WORK_PREFIX,
-			    strlen(CONVERT_WORK_PREFIX)))
+		if (e->is_dir && convert_is_work_dir(e->name, e->len))
 			gp_warn("%s/%.*s: note: the work directory of an interrupted gamepart convert",
 				d->path, (int)e->len, e->name);
-
-		switch (fold_examine(c->folder, e->name, e->len, &cp)) {
-		case FOLD_INVALID:
-			report_invalid(c->report, e->name, e->len,
-				       folder_strict(c->folder));
-			break;
-		case FOLD_IGNORABLE:
-			report_ignorable(c->report, e->name, e->len, cp);
-			break;
-		case FOLD_PLAIN:
-			break;
-		}
 	}
-	fold_groups(c->folder, d->entries, d->count, on_group, c);
+	examine_dir(c->folder, c->report, shown, d, NULL, NULL, &counts);
+	free(shown);
 	c->dirs++;
 	c->names += d->count;
 	show_progress(c, false);
 	return 0;
-}
-
-/* The folding rules for T, saying so when they are assumed. */
-static struct folder *target_folder(const struct target *t)
-{
-	const struct walk_fs *fs = &t->fsinfo;
-
-	if (fs->known && fs->casefold_feature) {
-		struct folder *f = folder_new(fs->encoding, fs->encoding_flags);
-		if (!f)
-			gp_warn("%s: unknown filename encoding %d", t->arg,
-				fs->encoding);
-		return f;
-	}
-	if (!fs->known)
-		gp_warn("%s: note: cannot read the filesystem's superblock; assuming utf8-12.1, not strict",
-			t->arg);
-	else
-		gp_warn("%s: note: the filesystem has no casefold feature; folding as utf8-12.1, not strict, would",
-			t->arg);
-	return folder_new(EXT4_ENC_UTF8_12_1, 0);
 }
 
 /* Check one target into C->report; -1 on an error. */
@@ -155,21 +106,21 @@ static int check_one(struct check *c, const char *arg)
 	struct target *t = &c->target;
 	struct walk_result res;
 
-	if (target_open(t, arg, NULL, false) < 0)
+	if (target_open(t, arg, NULL, TARGET_READ) < 0)
 		return -1;
 	c->opened++;
 	if (t->kind == TARGET_ONLINE && convert_interrupted(t->dirfd))
 		gp_warn("%s: note: a conversion of it was interrupted; finish it with: gamepart convert --resume %s",
 			arg, arg);
 	if (t->kind == TARGET_OFFLINE) {
-		char *undo = offline_interrupted(arg);
+		char *undo = undo_interrupted(arg);
 
 		if (undo)
 			gp_warn("%s: note: an offline conversion of it was interrupted (undo file %s); finish it with: gamepart convert --offline --resume %s",
 				arg, undo, arg);
 		free(undo);
 	}
-	c->folder = target_folder(t);
+	c->folder = target_folder(t, true);
 	if (!c->folder) {
 		target_close(t);
 		return -1;
@@ -186,35 +137,19 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		COMMON_LONGOPTS,
 	};
 	struct check c = { 0 };
 	bool json = false, failed = false;
 	int opt, i, ret;
 
-	while ((opt = getopt_long(argc, argv, "jhV", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'j':
-			json = true;
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_NOTHING_FOUND;
-		case 'V':
-			printf("gamepart %s\n", GAMEPART_VERSION);
-			return EXIT_NOTHING_FOUND;
-		default:
-			usage(stderr);
-			return EXIT_TROUBLE;
-		}
+	while ((opt = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
+		if (opt != 'j')
+			return common_option(opt, argv, usage);
+		json = true;
 	}
-	if (optind == argc) {
-		gp_warn("no TARGET or PATH given");
-		usage(stderr);
-		return EXIT_TROUBLE;
-	}
+	if (optind == argc)
+		return usage_error("no TARGET or PATH given");
 
 	c.report = report_new();
 	c.prefix = argc - optind > 1;

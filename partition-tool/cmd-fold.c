@@ -9,7 +9,6 @@
  * the first name of the run that folds like it: two names are one name
  * exactly when their answers are equal.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,8 +16,10 @@
 
 #include <ext2fs/ext2_fs.h>
 
-#include "gamepart.h"
-#include "fold.h"
+#include "commands.h"
+#include "lib/fold.h"
+#include "lib/options.h"
+#include "lib/util.h"
 
 static void usage(FILE *out)
 {
@@ -31,8 +32,7 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -z, --null     records end with NUL, not newline, in and out\n"
-	      "  -h, --help     show this help and exit\n"
-	      "  -V, --version  show the version and exit\n",
+	      COMMON_OPTIONS_HELP,
 	      out);
 }
 
@@ -50,32 +50,18 @@ int cmd_fold(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "null", no_argument, NULL, 'z' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		COMMON_LONGOPTS,
 	};
 	struct fold_classes *classes;
 	struct folder *folder;
 	char end = '\n', *line = NULL;
 	size_t cap = 0;
-	ssize_t len;
 	int opt;
 
-	while ((opt = getopt_long(argc, argv, "zhV", longopts, NULL)) != -1) {
-		switch (opt) {
-		case 'z':
-			end = '\0';
-			break;
-		case 'h':
-			usage(stdout);
-			return EXIT_NOTHING_FOUND;
-		case 'V':
-			printf("gamepart %s\n", GAMEPART_VERSION);
-			return EXIT_NOTHING_FOUND;
-		default:
-			usage(stderr);
-			return EXIT_TROUBLE;
-		}
+	while ((opt = getopt_long(argc, argv, ":zhV", longopts, NULL)) != -1) {
+		if (opt != 'z')
+			return common_option(opt, argv, usage);
+		end = '\0';
 	}
 	folder = folder_new(EXT4_ENC_UTF8_12_1, 0);
 	if (!folder)
@@ -85,6 +71,8 @@ int cmd_fold(int argc, char **argv)
 		for (int i = optind; i < argc; i++)
 			answer(classes, argv[i], strlen(argv[i]), end);
 	} else {
+		ssize_t len;
+
 		while ((len = getdelim(&line, &cap, end, stdin)) >= 0) {
 			if (len > 0 && line[len - 1] == end)
 				len--;

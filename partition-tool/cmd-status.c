@@ -11,37 +11,23 @@
  * nowhere) they are read from the filesystem's block device when we may
  * read it, and are "unknown" if not.
  */
-#include <errno.h>
-#include <fcntl.h>
-#include <getopt.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
-#include <linux/fs.h>
-#include <sys/ioctl.h>
-#include <sys/stat.h>
-#include <sys/statfs.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
-#include <et/com_err.h>
-#include <ext2fs/ext2fs.h>
 
-#include "gamepart.h"
-#include "convert.h"
-#include "layout.h"
-#include "target.h"
+#include "commands.h"
+#include "convert/convert.h"
+#include "lib/layout.h"
+#include "lib/options.h"
+#include "lib/target.h"
+#include "lib/undo.h"
+#include "lib/util.h"
 
-#define CASEFOLD_FL		0x40000000	/* EXT4_CASEFOLD_FL */
-#define EXT4_MAGIC		0xEF53
 #define KERNEL_CASEFOLD		"/sys/fs/ext4/features/casefold"
-
-
-enum dir_state { DIR_MISSING, DIR_NOT_DIR, DIR_PLAIN, DIR_CASEFOLD, DIR_ERROR };
-
 
 static void usage(FILE *out)
 {
@@ -54,110 +40,12 @@ static void usage(FILE *out)
 	      "mounted filesystem.\n"
 	      "\n"
 	      "Options:\n"
-	      "  -h, --help   show this help\n"
+	      COMMON_OPTIONS_HELP
 	      "\n"
 	      "See gamepart(8).\n", out);
 }
 
-static const char *encoding_name(int encoding)
-{
-	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
-}
-
-static bool online_empty(int fd)
-{
-	int dup_fd = dup(fd);
-	struct dirent *de;
-	bool empty = true;
-	DIR *d;
-
-	if (dup_fd < 0)
-		return false;
-	d = fdopendir(dup_fd);
-	if (!d) {
-		close(dup_fd);
-		return false;
-	}
-	while ((de = readdir(d))) {
-		if (strcmp(de->d_name, ".") && strcmp(de->d_name, "..")) {
-			empty = false;
-			break;
-		}
-	}
-	closedir(d);
-	return empty;
-}
-
-static enum dir_state online_dir(const struct target *t, const char *path,
-				 bool *empty)
-{
-	int fd, flags = 0;
-	enum dir_state s;
-
-	fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
-	if (fd < 0) {
-		if (errno == ENOENT)
-			return DIR_MISSING;
-		if (errno == ENOTDIR || errno == ELOOP)
-			return DIR_NOT_DIR;
-		gp_warn("%s/%s: %s", t->arg, path, strerror(errno));
-		return DIR_ERROR;
-	}
-	if (ioctl(fd, FS_IOC_GETFLAGS, &flags) < 0) {
-		gp_warn("%s/%s: reading its flags: %s", t->arg, path,
-			strerror(errno));
-		close(fd);
-		return DIR_ERROR;
-	}
-	s = ((unsigned int)flags & CASEFOLD_FL) ? DIR_CASEFOLD : DIR_PLAIN;
-	*empty = s == DIR_PLAIN && online_empty(fd);
-	close(fd);
-	return s;
-}
-
-static int count_entry(struct ext2_dir_entry *de, int offset, int blocksize,
-		       char *buf, void *priv)
-{
-	int len = ext2fs_dirent_name_len(de);
-
-	(void)offset;
-	(void)blocksize;
-	(void)buf;
-	if ((len == 1 && de->name[0] == '.') ||
-	    (len == 2 && de->name[0] == '.' && de->name[1] == '.'))
-		return 0;
-	*(bool *)priv = false;
-	return DIRENT_ABORT;
-}
-
-static enum dir_state offline_dir(const struct target *t, const char *path,
-				  bool *empty)
-{
-	struct ext2_inode inode;
-	ext2_ino_t ino;
-	errcode_t err;
-
-	err = ext2fs_namei(t->fs, EXT2_ROOT_INO, t->ino, path, &ino);
-	if (err == EXT2_ET_FILE_NOT_FOUND)
-		return DIR_MISSING;
-	if (!err)
-		err = ext2fs_read_inode(t->fs, ino, &inode);
-	if (err) {
-		gp_warn("%s: %s: %s", t->arg, path, error_message(err));
-		return DIR_ERROR;
-	}
-	if (!LINUX_S_ISDIR(inode.i_mode))
-		return DIR_NOT_DIR;
-	if (inode.i_flags & CASEFOLD_FL)
-		return DIR_CASEFOLD;
-	*empty = true;
-	err = ext2fs_dir_iterate(t->fs, ino, 0, NULL, count_entry, empty);
-	if (err)
-		*empty = false;
-	return DIR_PLAIN;
-}
-
-static void print_fs(const struct target *t, const struct walk_fs *fi,
+static void print_fs(const struct target *t, const struct fs_info *fi,
 		     bool kernel_ok)
 {
 	const char *name;
@@ -193,20 +81,7 @@ static void print_fs(const struct target *t, const struct walk_fs *fi,
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
 }
 
-static bool dir_interrupted(const struct target *t, const char *path)
-{
-	int fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
-			O_CLOEXEC);
-	bool ret;
-
-	if (fd < 0)
-		return false;
-	ret = convert_interrupted(fd);
-	close(fd);
-	return ret;
-}
-
-static int status(const struct target *t, const struct walk_fs *fi)
+static int status(const struct target *t, const struct fs_info *fi)
 {
 	struct layout l;
 	enum dir_state *states;
@@ -222,9 +97,7 @@ static int status(const struct target *t, const struct walk_fs *fi)
 	for (i = 0; i < l.count; i++) {
 		if (strlen(l.dirs[i].path) > width)
 			width = strlen(l.dirs[i].path);
-		states[i] = t->kind == TARGET_ONLINE ?
-			online_dir(t, l.dirs[i].path, &empties[i]) :
-			offline_dir(t, l.dirs[i].path, &empties[i]);
+		states[i] = target_dir_state(t, l.dirs[i].path, &empties[i]);
 		if (states[i] == DIR_ERROR)
 			rc = EXIT_TROUBLE;
 	}
@@ -241,7 +114,7 @@ static int status(const struct target *t, const struct walk_fs *fi)
 	}
 	printf("\n");
 	if (t->kind == TARGET_OFFLINE) {
-		char *undo = offline_interrupted(t->arg);
+		char *undo = undo_interrupted(t->arg);
 
 		if (undo) {
 			printf("an offline conversion was interrupted (undo file %s): gamepart convert --offline --resume %s\n",
@@ -258,7 +131,7 @@ static int status(const struct target *t, const struct walk_fs *fi)
 		const char *p = l.dirs[i].path;
 		char *shown = prefix ? xasprintf("%s/%s", prefix, p) : xstrdup(p);
 
-		if (t->kind == TARGET_ONLINE && dir_interrupted(t, p)) {
+		if (t->kind == TARGET_ONLINE && convert_interrupted_at(t->dirfd, p)) {
 			printf("%s: a conversion was interrupted: gamepart convert --resume %s\n",
 			       p, shown);
 		} else if (states[i] == DIR_PLAIN && l.dirs[i].casefold) {
@@ -297,47 +170,21 @@ static int status(const struct target *t, const struct walk_fs *fi)
 
 int cmd_status(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
-	const struct walk_fs *fi;
+	static const struct option longopts[] = { COMMON_LONGOPTS };
+	const struct fs_info *fi;
 	struct target t;
-	struct statfs sfs;
 	bool kernel_ok;
 	int c, rc;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, "h", longopts, NULL)) != -1) {
-		if (c == 'h') {
-			usage(stdout);
-			return EXIT_NOTHING_FOUND;
-		}
-		gp_warn("%s: unknown option; see 'gamepart status --help'",
-			argv[optind - 1]);
+	while ((c = getopt_long(argc, argv, ":hV", longopts, NULL)) != -1)
+		return common_option(c, argv, usage);
+	if (optind != argc - 1)
+		return usage_error(optind < argc ? "one TARGET|PATH expected" :
+				   "no TARGET|PATH given");
+	/* Online, the target layer refuses a directory not on ext4. */
+	if (target_open(&t, argv[optind], NULL, TARGET_READ))
 		return EXIT_TROUBLE;
-	}
-	if (optind != argc - 1) {
-		gp_warn("%s; see 'gamepart status --help'",
-			optind < argc ? "one TARGET|PATH expected" : "no TARGET|PATH given");
-		return EXIT_TROUBLE;
-	}
-	if (target_open(&t, argv[optind], NULL, false))
-		return EXIT_TROUBLE;
-
-	if (t.kind == TARGET_ONLINE) {
-		if (fstatfs(t.dirfd, &sfs) < 0) {
-			gp_warn("%s: %s", t.arg, strerror(errno));
-			target_close(&t);
-			return EXIT_TROUBLE;
-		}
-		if (sfs.f_type != EXT4_MAGIC) {
-			gp_warn("%s: not on an ext4 filesystem", t.arg);
-			target_close(&t);
-			return EXIT_TROUBLE;
-		}
-	}
-	fi = &t.fsinfo;
+	fi = &t.info;
 	kernel_ok = access(KERNEL_CASEFOLD, F_OK) == 0;
 	print_fs(&t, fi, kernel_ok);
 	rc = status(&t, fi);

@@ -8,9 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <getopt.h>
+
 #include <ext2fs/ext2fs.h>
 
-#include "gamepart.h"
+#include "commands.h"
+#include "lib/util.h"
 
 static const struct subcommand {
 	const char *name;
@@ -44,6 +47,8 @@ int main(int argc, char **argv)
 	size_t i;
 
 	atexit(close_stdout);
+	/* Commands report option errors themselves (lib/options.h). */
+	opterr = 0;
 	/* libext2fs errors print as text (error_message) from any command. */
 	initialize_ext2_error_table();
 	if (argc < 2) {

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 struct folder;
-struct walk_entry;
+struct dir_entry;
 
 /*
  * The rules of a filesystem with superblock fields s_encoding (e.g.
@@ -62,9 +62,9 @@ enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
  * the number of groups.  Runs in time linear in COUNT (plus the size of
  * the groups).
  */
-typedef void (*fold_group_fn)(void *ctx, const struct walk_entry *const *group,
+typedef void (*fold_group_fn)(void *ctx, const struct dir_entry *const *group,
 			      size_t n);
-size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
+size_t fold_groups(const struct folder *f, const struct dir_entry *entries,
 		   size_t count, fold_group_fn fn, void *ctx);
 
 /*

@@ -17,10 +17,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gamepart.h"
-#include "layout.h"
+#include <ext2fs/ext2_fs.h>
 
-#define NAME_MAX_BYTES 255	/* EXT2_NAME_LEN */
+#include "layout.h"
+#include "util.h"
+
 
 static const char *const steam_dirs[] = {
 	"steamapps",
@@ -87,7 +88,7 @@ static const char *bad_path(const char *path)
 		if ((len == 1 && p[0] == '.') ||
 		    (len == 2 && p[0] == '.' && p[1] == '.'))
 			return "'.' and '..' are not allowed";
-		if (len > NAME_MAX_BYTES)
+		if (len > EXT2_NAME_LEN)
 			return "path component longer than 255 bytes";
 		if (!slash)
 			return NULL;

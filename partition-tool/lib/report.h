@@ -19,7 +19,7 @@
 #include <stdio.h>
 
 struct report;
-struct walk_entry;
+struct dir_entry;
 
 struct report *report_new(void);
 void report_free(struct report *r);
@@ -32,7 +32,7 @@ void report_dir(struct report *r, const char *dir, bool casefolded);
 /* COUNT more names were examined. */
 void report_scanned(struct report *r, size_t count);
 /* Names of the current directory that are one name once folded. */
-void report_collision(struct report *r, const struct walk_entry *const *names,
+void report_collision(struct report *r, const struct dir_entry *const *names,
 		      size_t n);
 /* A name that is not valid in the encoding (STRICT: it would be refused). */
 void report_invalid(struct report *r, const char *name, size_t len,

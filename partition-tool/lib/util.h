@@ -1,12 +1,13 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * gamepart: what every subcommand shares: exit statuses, messages and
- * checked allocation.
+ * What every part of gamepart shares: exit statuses, messages, checked
+ * allocation, running an e2fsprogs program.
  */
-#ifndef GAMEPART_H
-#define GAMEPART_H
+#ifndef GAMEPART_UTIL_H
+#define GAMEPART_UTIL_H
 
 #include <stdbool.h>
+#include <stdarg.h>
 #include <stddef.h>
 
 #define GAMEPART_VERSION "0.1"
@@ -37,6 +38,8 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 /* malloc'ed printf. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+char *xvasprintf(const char *fmt, va_list ap)
+	__attribute__((format(printf, 1, 0)));
 
 /*
  * Flush stdout and fail loudly if anything written to it was lost (a full
@@ -51,12 +54,5 @@ void close_stdout(void);
  * wait status, or -1 (said on stderr) if it could not be started.
  */
 int run_e2fsprogs(const char *const argv[], bool output_to_stderr);
-
-int cmd_create(int argc, char **argv);
-int cmd_status(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_casefold(int argc, char **argv);
-int cmd_convert(int argc, char **argv);
-int cmd_fold(int argc, char **argv);
 
 #endif

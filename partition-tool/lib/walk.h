@@ -12,18 +12,14 @@
 #include <stddef.h>
 #include <stdint.h>
 
-struct walk_entry {
-	const char *name;	/* not NUL-terminated inside a name: use len */
-	size_t len;
-	uint64_t ino;
-	bool is_dir;
-};
+#include "dirread.h"
+#include "target.h"
 
 struct walk_dir {
 	const char *path;	/* relative to the walk's root; "." for it */
 	uint64_t ino;
 	bool casefolded;	/* EXT4_CASEFOLD_FL set */
-	const struct walk_entry *entries;	/* without "." and ".." */
+	const struct dir_entry *entries;	/* without "." and ".." */
 	size_t count;
 };
 
@@ -33,18 +29,6 @@ struct walk_dir {
  */
 typedef int (*walk_visit_fn)(void *ctx, const struct walk_dir *dir);
 
-/* What a walk found about the filesystem it walked. */
-struct walk_fs {
-	int encoding;		/* s_encoding, 0 without the casefold feature;
-				   -1 named by the kernel but unknown here */
-	int encoding_flags;	/* s_encoding_flags */
-	bool casefold_feature;
-	bool known;		/* online: false when nothing could be read */
-	char source[96];	/* online: where it was read */
-	char device[72];	/* online: /dev/NAME, when known */
-	char why[160];		/* online, not known: why */
-};
-
 /* What went wrong or was left out; each has been reported on stderr. */
 struct walk_result {
 	unsigned long errors;		/* unreadable directories and the like */
@@ -53,10 +37,8 @@ struct walk_result {
 	unsigned long dirs;		/* directories visited */
 };
 
-struct target;
-
 /*
- * Walk the tree of an open target (target.h) from its starting directory,
+ * Walk the tree of an open target from its starting directory,
  * depth first, parents before children, calling VISIT once per directory.
  * Returns VISIT's non-zero return if it stopped the walk, otherwise 0; a
  * directory that cannot be read is reported ("gamepart: CMD: PATH: cause"),

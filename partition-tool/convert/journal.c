@@ -30,8 +30,8 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 
-#include "gamepart.h"
-#include "convert.h"
+#include "journal.h"
+#include "lib/util.h"
 
 #define JOURNAL_MAGIC	"gamepart-convert 1"
 
@@ -167,13 +167,15 @@ fail:
 	return -1;
 }
 
-int journal_start(struct journal *j, bool rename_policy, bool replace)
+int journal_start(struct journal *j, enum collision_policy policy,
+		  bool replace)
 {
 	char header[64];
 
 	snprintf(header, sizeof(header), JOURNAL_MAGIC " %s%s\n",
-		 rename_policy ? "rename" : "fail", replace ? " replace" : "");
-	j->policy = rename_policy;
+		 policy == ON_COLLISION_RENAME ? "rename" : "fail",
+		 replace ? " replace" : "");
+	j->policy = policy;
 	j->replace = replace;
 	if (append(j, header) < 0)
 		return -1;
@@ -211,13 +213,13 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 	for (i = 0; i < n; i++) {
 		char *ho = hex(renames[i].old, renames[i].oldlen);
 		char *hn = hex(renames[i].new, renames[i].newlen);
-		char *more = xasprintf("%srename %s %s %llu\n", text, ho, hn,
+		char *line = xasprintf("%srename %s %s %llu\n", text, ho, hn,
 				       (unsigned long long)renames[i].ino);
 
 		free(ho);
 		free(hn);
 		free(text);
-		text = more;
+		text = line;
 		j->renames[i] = renames[i];
 		j->renames[i].old = xstrdup(renames[i].old);
 		j->renames[i].new = xstrdup(renames[i].new);
@@ -303,7 +305,8 @@ static int read_record(struct journal *j, char *line, bool *ready)
 			return -1;
 		if (n == 4 && strcmp(w[3], "replace"))
 			return -1;
-		j->policy = !strcmp(w[2], "rename");
+		j->policy = !strcmp(w[2], "rename") ? ON_COLLISION_RENAME :
+			    ON_COLLISION_FAIL;
 		j->replace = n == 4;
 		j->has_header = true;
 	} else if ((n == 5 || n == 7) && !strcmp(w[0], "dir") &&
@@ -426,24 +429,4 @@ void journal_close(struct journal *j)
 	if (j->fd >= 0)
 		close(j->fd);
 	j->fd = -1;
-}
-
-bool convert_interrupted(int dirfd)
-{
-	struct stat st;
-	char name[64];
-	bool found;
-	int parent;
-
-	if (fstat(dirfd, &st) < 0)
-		return false;
-	parent = openat(dirfd, "..", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-	if (parent < 0)
-		return false;
-	snprintf(name, sizeof(name), CONVERT_WORK_PREFIX "%llu",
-		 (unsigned long long)st.st_ino);
-	found = fstatat(parent, name, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		S_ISDIR(st.st_mode);
-	close(parent);
-	return found;
 }

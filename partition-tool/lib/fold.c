@@ -25,9 +25,9 @@
 
 #include <ext2fs/ext2fs.h>
 
-#include "gamepart.h"
+#include "util.h"
 #include "fold.h"
-#include "walk.h"
+#include "dirread.h"
 
 #define CODE_POINTS 0x110000u
 
@@ -289,12 +289,12 @@ struct bucket {
 	size_t head;		/* first entry + 1; 0 for an empty slot */
 };
 
-size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
+size_t fold_groups(const struct folder *f, const struct dir_entry *entries,
 		   size_t count, fold_group_fn fn, void *ctx)
 {
 	struct bucket *slots;
 	size_t *next, *members, *tail;
-	const struct walk_entry **group;
+	const struct dir_entry **group;
 	bool *placed;
 	size_t nslots = 16, groups = 0, i;
 
@@ -333,14 +333,14 @@ size_t fold_groups(const struct folder *f, const struct walk_entry *entries,
 			members[n++] = e - 1;
 		/* Split the chain into classes: each unplaced member leads one. */
 		for (m = 0; m < n; m++) {
-			const struct walk_entry *lead = &entries[members[m]];
+			const struct dir_entry *lead = &entries[members[m]];
 			size_t g = 0;
 
 			if (placed[members[m]])
 				continue;
 			group[g++] = lead;
 			for (size_t o = m + 1; o < n; o++) {
-				const struct walk_entry *other =
+				const struct dir_entry *other =
 					&entries[members[o]];
 
 				if (!placed[members[o]] &&

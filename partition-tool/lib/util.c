@@ -12,7 +12,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
-#include "gamepart.h"
+#include "util.h"
 
 const char *gp_command;
 
@@ -75,17 +75,23 @@ char *xstrdup(const char *s)
 	return checked(strdup(s));
 }
 
+char *xvasprintf(const char *fmt, va_list ap)
+{
+	char *s;
+
+	if (vasprintf(&s, fmt, ap) < 0)
+		checked(NULL);
+	return s;
+}
+
 char *xasprintf(const char *fmt, ...)
 {
 	va_list ap;
 	char *s;
-	int n;
 
 	va_start(ap, fmt);
-	n = vasprintf(&s, fmt, ap);
+	s = xvasprintf(fmt, ap);
 	va_end(ap);
-	if (n < 0)
-		checked(NULL);
 	return s;
 }
 

@@ -8,10 +8,10 @@
 
 #include <json-c/json.h>
 
-#include "gamepart.h"
+#include "util.h"
 #include "fold.h"
 #include "report.h"
-#include "walk.h"
+#include "dirread.h"
 
 struct rname {
 	char *s;
@@ -141,7 +141,7 @@ static int cmp_rname_q(const void *a, const void *b)
 	return cmp_rname(a, b);
 }
 
-void report_collision(struct report *r, const struct walk_entry *const *names,
+void report_collision(struct report *r, const struct dir_entry *const *names,
 		      size_t n)
 {
 	struct collision *c;
@@ -157,30 +157,29 @@ void report_collision(struct report *r, const struct walk_entry *const *names,
 	qsort(c->names, n, sizeof(*c->names), cmp_rname_q);
 }
 
+static struct single single(struct report *r, const char *name, size_t len,
+			    uint32_t cp, bool strict)
+{
+	struct single s = {
+		.dir = current_dir(r), .name = copy_name(name, len),
+		.cp = cp, .strict = strict,
+	};
+
+	return s;
+}
+
 void report_invalid(struct report *r, const char *name, size_t len,
 		    bool strict)
 {
-	struct single *s;
-
 	GROW(r->inval, r->ninval, r->capinval);
-	s = &r->inval[r->ninval++];
-	s->dir = current_dir(r);
-	s->name = copy_name(name, len);
-	s->cp = 0;
-	s->strict = strict;
+	r->inval[r->ninval++] = single(r, name, len, 0, strict);
 }
 
 void report_ignorable(struct report *r, const char *name, size_t len,
 		      uint32_t cp)
 {
-	struct single *s;
-
 	GROW(r->ign, r->nign, r->capign);
-	s = &r->ign[r->nign++];
-	s->dir = current_dir(r);
-	s->name = copy_name(name, len);
-	s->cp = cp;
-	s->strict = false;
+	r->ign[r->nign++] = single(r, name, len, cp, false);
 }
 
 size_t report_collisions(const struct report *r)

@@ -9,43 +9,20 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <e2p/e2p.h>
 #include <et/com_err.h>
 #include <ext2fs/ext2_fs.h>
 #include <ext2fs/ext2fs.h>
-#include <linux/magic.h>
-
-#include "gamepart.h"
+#include "dirread.h"
+#include "fold.h"
+#include "online.h"
 #include "target.h"
+#include "util.h"
 
-static const char *fs_type_name(unsigned long type)
-{
-	static const struct {
-		unsigned long magic;
-		const char *name;
-	} names[] = {
-		{ 0x9123683e, "btrfs" },	{ 0x58465342, "xfs" },
-		{ 0x01021994, "tmpfs" },	{ 0x794c7630, "overlayfs" },
-		{ 0x4d44, "vfat" },		{ 0x5346544e, "ntfs" },
-		{ 0x7366746e, "ntfs3" },	{ 0x2011bab0, "exfat" },
-		{ 0xf2f52010, "f2fs" },		{ 0x6969, "nfs" },
-		{ 0x9fa0, "proc" },		{ 0x62656572, "sysfs" },
-		{ 0x65735546, "fuse" },
-		{ 0x858458f6, "ramfs" },	{ 0x73717368, "squashfs" },
-		{ 0x9660, "iso9660" },		{ 0x1cd1, "devpts" },
-	};
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (names[i].magic == type)
-			return names[i].name;
-	return NULL;
-}
-
-static void fsinfo_from_super(struct walk_fs *info,
+static void fsinfo_from_super(struct fs_info *info,
 			      const struct ext2_super_block *sb)
 {
 	info->known = true;
@@ -103,7 +80,7 @@ static bool read_line(const char *path, char *buf, size_t size)
  * encoding_flags ("strict" or empty), which kernels with the gamepart
  * series show for filesystems that have an encoding, to anyone.
  */
-static bool sysfs_fsinfo(struct walk_fs *info, const char *name)
+static bool sysfs_fsinfo(struct fs_info *info, const char *name)
 {
 	char path[128], value[64];
 
@@ -129,7 +106,7 @@ static bool sysfs_fsinfo(struct walk_fs *info, const char *name)
  */
 static void online_fsinfo(struct target *t)
 {
-	struct walk_fs *info = &t->fsinfo;
+	struct fs_info *info = &t->info;
 	struct ext2_super_block sb;
 	char name[128], dev[160];
 	struct stat st;
@@ -171,8 +148,8 @@ static void online_fsinfo(struct target *t)
 
 static int open_online(struct target *t, const char *subdir)
 {
-	struct statfs sfs;
-	const char *type;
+	char what[96];
+	bool ext4;
 
 	t->kind = TARGET_ONLINE;
 	t->dirfd = open(t->arg, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -180,18 +157,12 @@ static int open_online(struct target *t, const char *subdir)
 		gp_warn("%s: %s", t->arg, strerror(errno));
 		return -1;
 	}
-	if (fstatfs(t->dirfd, &sfs) < 0) {
+	if (online_is_ext4(t->dirfd, &ext4, what, sizeof(what)) < 0) {
 		gp_warn("%s: %s", t->arg, strerror(errno));
 		goto fail;
 	}
-	if ((unsigned long)sfs.f_type != EXT4_SUPER_MAGIC) {
-		type = fs_type_name((unsigned long)sfs.f_type);
-		if (type)
-			gp_warn("%s: not on an ext4 filesystem (it is on %s)",
-				t->arg, type);
-		else
-			gp_warn("%s: not on an ext4 filesystem (type 0x%lx)",
-				t->arg, (unsigned long)sfs.f_type);
+	if (!ext4) {
+		gp_warn("%s: not on an ext4 filesystem (%s)", t->arg, what);
 		goto fail;
 	}
 	if (subdir && *subdir) {
@@ -244,34 +215,10 @@ int target_find_dir(const struct target *t, const char *path,
 	return 0;
 }
 
-static const char *undo_file;
-static struct struct_io_manager uncached_io;
-
-/*
- * unix_io without its write-back block cache, under the undo manager: a
- * block's undo record then reaches the kernel before the block does,
- * even if the program is killed between the two writes.
- */
-static errcode_t uncached_open(const char *name, int flags,
-			       io_channel *channel)
+static int open_offline(struct target *t, const char *subdir,
+			enum target_access access)
 {
-	errcode_t err = unix_io_manager->open(name, flags, channel);
-
-	if (!err)
-		err = io_channel_set_options(*channel, "cache=off");
-	return err;
-}
-
-void target_set_undo_file(const char *path)
-{
-	undo_file = path;
-	uncached_io = *unix_io_manager;
-	uncached_io.name = "unix I/O, uncached";
-	uncached_io.open = uncached_open;
-}
-
-static int open_offline(struct target *t, const char *subdir, bool writable)
-{
+	bool writable = access != TARGET_READ;
 	io_manager manager = unix_io_manager;
 	char mtpt[4096] = "";
 	int mflags, flags;
@@ -297,16 +244,8 @@ static int open_offline(struct target *t, const char *subdir, bool writable)
 	flags = EXT2_FLAG_64BITS;
 	if (writable)
 		flags |= EXT2_FLAG_RW | EXT2_FLAG_EXCLUSIVE;
-	if (writable && undo_file) {
-		err = set_undo_io_backing_manager(&uncached_io);
-		if (!err)
-			err = set_undo_io_backup_file((char *)undo_file);
-		if (err) {
-			gp_warn("%s: %s", undo_file, error_message(err));
-			return -1;
-		}
+	if (access == TARGET_WRITE_UNDO)
 		manager = undo_io_manager;
-	}
 	err = ext2fs_open2(t->arg, NULL, flags, 0, 0, manager, &t->fs);
 	if (err) {
 		t->fs = NULL;
@@ -328,7 +267,7 @@ static int open_offline(struct target *t, const char *subdir, bool writable)
 		gp_warn("%s: note: its journal needs recovery; what is read may be out of date",
 			t->arg);
 	}
-	fsinfo_from_super(&t->fsinfo, t->fs->super);
+	fsinfo_from_super(&t->info, t->fs->super);
 
 	t->ino = EXT2_ROOT_INO;
 	if (subdir && *subdir && target_find_dir(t, subdir, &t->ino) < 0)
@@ -340,7 +279,7 @@ fail:
 }
 
 int target_open(struct target *t, const char *arg, const char *subdir,
-		bool writable)
+		enum target_access access)
 {
 	struct stat st;
 
@@ -354,7 +293,7 @@ int target_open(struct target *t, const char *arg, const char *subdir,
 	if (S_ISDIR(st.st_mode))
 		return open_online(t, subdir);
 	if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
-		return open_offline(t, subdir, writable);
+		return open_offline(t, subdir, access);
 	gp_warn("%s: not a directory, a block device or an image file", arg);
 	return -1;
 }
@@ -366,4 +305,97 @@ void target_close(struct target *t)
 	t->dirfd = -1;
 	if (t->fs)
 		ext2fs_close_free(&t->fs);
+}
+
+const char *encoding_name(int encoding)
+{
+	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
+}
+
+struct folder *target_folder(const struct target *t, bool say_assumed)
+{
+	const struct fs_info *info = &t->info;
+
+	if (info->known && info->casefold_feature) {
+		struct folder *f = folder_new(info->encoding, info->encoding_flags);
+		if (!f)
+			gp_warn("%s: unknown filename encoding %d", t->arg,
+				info->encoding);
+		return f;
+	}
+	if (say_assumed && !info->known)
+		gp_warn("%s: note: cannot read the filesystem's superblock; assuming utf8-12.1, not strict",
+			t->arg);
+	else if (say_assumed)
+		gp_warn("%s: note: the filesystem has no casefold feature; folding as utf8-12.1, not strict, would",
+			t->arg);
+	/* What tune2fs -O casefold and mke2fs -O casefold choose. */
+	return folder_new(EXT4_ENC_UTF8_12_1,
+			  e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1));
+}
+
+static enum dir_state online_dir_state(const struct target *t, const char *path,
+				 bool *empty)
+{
+	struct dir_entries entries;
+	bool casefolded;
+	int fd;
+
+	fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	if (fd < 0) {
+		if (errno == ENOENT)
+			return DIR_MISSING;
+		if (errno == ENOTDIR || errno == ELOOP)
+			return DIR_NOT_DIR;
+		gp_warn("%s/%s: %s", t->arg, path, strerror(errno));
+		return DIR_ERROR;
+	}
+	if (online_casefolded(fd, &casefolded) < 0) {
+		gp_warn("%s/%s: reading its flags: %s", t->arg, path,
+			strerror(errno));
+		close(fd);
+		return DIR_ERROR;
+	}
+	if (casefolded) {
+		close(fd);
+		return DIR_CASEFOLD;
+	}
+	*empty = dirread_online(fd, false, &entries) == 0 && !entries.count;
+	dir_entries_free(&entries);
+	close(fd);
+	return DIR_PLAIN;
+}
+
+static enum dir_state offline_dir_state(const struct target *t, const char *path,
+				  bool *empty)
+{
+	struct ext2_inode inode;
+	ext2_ino_t ino;
+	errcode_t err;
+	bool nonempty;
+
+	err = ext2fs_namei(t->fs, EXT2_ROOT_INO, t->ino, path, &ino);
+	if (err == EXT2_ET_FILE_NOT_FOUND)
+		return DIR_MISSING;
+	if (!err)
+		err = ext2fs_read_inode(t->fs, ino, &inode);
+	if (err) {
+		gp_warn("%s: %s: %s", t->arg, path, error_message(err));
+		return DIR_ERROR;
+	}
+	if (!LINUX_S_ISDIR(inode.i_mode))
+		return DIR_NOT_DIR;
+	if (inode.i_flags & EXT4_CASEFOLD_FL)
+		return DIR_CASEFOLD;
+	err = dirread_offline_nonempty(t->fs, ino, &nonempty);
+	*empty = !err && !nonempty;
+	return DIR_PLAIN;
+}
+
+enum dir_state target_dir_state(const struct target *t, const char *path,
+			        bool *empty)
+{
+	*empty = false;
+	return t->kind == TARGET_ONLINE ? online_dir_state(t, path, empty) :
+	       offline_dir_state(t, path, empty);
 }

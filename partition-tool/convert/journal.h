@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * The journal of an online conversion: what it records so that an
+ * interrupted conversion can be finished (see online.c).
+ */
+#ifndef GAMEPART_CONVERT_JOURNAL_H
+#define GAMEPART_CONVERT_JOURNAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "convert.h"
+#include "plan.h"
+
+#define CONVERT_JOURNAL		"journal"
+
+struct journal {
+	int fd;			/* read-only: holds the lock */
+	int dirfd;		/* the work directory (not owned) */
+	bool has_header;
+	enum collision_policy policy;
+	bool replace;		/* directories are replaced, not emptied */
+	/* The directory being converted: set by journal_begin() or read. */
+	bool in_flight;
+	char *path;
+	uint64_t ino;
+	struct timespec times[2];	/* its atime and mtime before */
+	/* Its parent's, when it is replaced: the exchange changes them. */
+	bool has_parent_times;
+	struct timespec parent_times[2];
+	struct rename *renames;
+	size_t nrenames;
+	char *pending;		/* records to write with the next one */
+	/*
+	 * Read back: the renames of the directories recorded done, with
+	 * each one's directory, so that a resumed conversion reports them.
+	 */
+	struct rename *history;
+	char **history_dirs;
+	size_t nhistory;
+};
+
+void journal_init(struct journal *j);
+/* Open (CREATE: creating it) and lock the journal in WORKFD: 0, or
+   -errno (-EWOULDBLOCK: another conversion holds it). */
+int journal_open(struct journal *j, int workfd, bool create);
+/* Read an existing journal: the policy, the directory in flight and the
+   renames done; -1 (EINVAL) if it is not one. */
+int journal_read(struct journal *j);
+/* The header, with the collision policy and how directories are made
+   casefolded (REPLACE: see replace.c). */
+int journal_start(struct journal *j, enum collision_policy policy,
+		  bool replace);
+/* Record, durably, the directory about to be converted, its times, its
+   parent's (PARENT_TIMES, or NULL) and its plan. */
+int journal_begin(struct journal *j, const char *path, uint64_t ino,
+		  const struct timespec times[2],
+		  const struct timespec parent_times[2],
+		  const struct rename *renames, size_t n);
+/*
+ * Record that it is converted.  The record goes to disk with the next one
+ * (one fsync a directory, not two): lost in a crash, it costs a --resume
+ * that finds the directory converted and does nothing to it.
+ */
+void journal_done(struct journal *j);
+/* Remove the journal file; the lock goes with it. */
+int journal_remove(struct journal *j, int workfd);
+void journal_close(struct journal *j);
+
+#endif

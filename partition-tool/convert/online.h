@@ -1,0 +1,43 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Converting one directory of a mounted tree, the one the journal names:
+ * keeping its inode (keep.c) or replacing it (replace.c), both by moving
+ * entries with renameat2 (moves.c).  Each step finds its work from the
+ * filesystem, so the same calls finish a directory a crash interrupted.
+ */
+#ifndef GAMEPART_CONVERT_ONLINE_H
+#define GAMEPART_CONVERT_ONLINE_H
+
+#include <stdbool.h>
+
+#include "plan.h"
+#include "workspace.h"
+
+/* Attempts at emptying a directory that a writer keeps filling. */
+#define EMPTY_TRIES	10
+
+/* Convert the directory in flight keeping its inode; -1 after a message. */
+int keep_dir(struct workspace *ws, struct outcome *out);
+/* Convert it by replacing it with a new one; -1 after a message. */
+int replace_dir(struct workspace *ws, struct outcome *out);
+
+/* Move every entry of DFD into TFD as it is; false after a message. */
+bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd);
+
+/*
+ * Move every entry of FROM into the casefolded TO, under its planned new
+ * name if it has one; a name that collides meanwhile gets the next free
+ * ' (case conflict N)' name under the rename policy.  PHASE names the
+ * step, for the crash hook and the messages.  False after a message.
+ */
+bool move_all(struct workspace *ws, struct outcome *out, const char *path,
+	      int to, int from, const char *phase);
+
+/* The directory that holds PATH (relative to the tree's root). */
+char *parent_path(const char *path);
+
+/* Report the planned renames of the directory in flight that were made,
+   before an interruption too. */
+void note_planned_renames(struct workspace *ws, struct outcome *out, int dfd);
+
+#endif

@@ -1,0 +1,299 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Planning a conversion: the tree is walked and each directory that is
+ * not casefolded yet is examined (lib/examine.h) as a casefolded one
+ * would take its names; under the rename policy, every name of a
+ * colliding group but the first by bytes gets a ' (case conflict N)'
+ * name that collides with nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include <ext2fs/ext2_fs.h>
+#include <ext2fs/ext2fs.h>
+
+#include "plan.h"
+#include "lib/examine.h"
+#include "lib/report.h"
+#include "lib/target.h"
+#include "lib/util.h"
+#include "lib/walk.h"
+
+/* The walk's state while it fills a plan. */
+struct planner {
+	enum collision_policy policy;
+	struct folder *folder;
+	struct report *report;
+	struct plan *plan;
+	const char *root_path;	/* offline: the root being walked */
+	ext2fs_inode_bitmap planned;	/* offline: directories planned */
+	const struct walk_dir *walking;
+};
+
+static bool is_continuation(unsigned char b)
+{
+	return (b & 0xc0) == 0x80;
+}
+
+char *conflict_name(const char *name, size_t len, unsigned int n,
+		    size_t *outlen)
+{
+	const char *dot = memrchr(name, '.', len);
+	size_t stem = dot && dot != name ? (size_t)(dot - name) : len;
+	size_t ext = len - stem;
+	char tag[40];
+	size_t taglen = (size_t)snprintf(tag, sizeof(tag),
+					 " (case conflict %u)", n);
+	char *out;
+
+	if (ext + taglen >= EXT2_NAME_LEN)
+		return NULL;
+	if (stem + taglen + ext > EXT2_NAME_LEN) {
+		stem = EXT2_NAME_LEN - taglen - ext;
+		while (stem > 0 && is_continuation((unsigned char)name[stem]))
+			stem--;
+	}
+	out = xmalloc(stem + taglen + ext + 1);
+	memcpy(out, name, stem);
+	memcpy(out + stem, tag, taglen);
+	memcpy(out + stem + taglen, name + len - ext, ext);
+	*outlen = stem + taglen + ext;
+	out[*outlen] = '\0';
+	return out;
+}
+
+/* Whether NAME folds like an entry of DIR or a name already chosen. */
+static bool name_taken(const struct planner *p, const struct walk_dir *dir,
+		       const struct plan_dir *pd, const char *name, size_t len)
+{
+	size_t i;
+
+	for (i = 0; i < dir->count; i++)
+		if (fold_equal(p->folder, name, len, dir->entries[i].name,
+			       dir->entries[i].len))
+			return true;
+	for (i = 0; i < pd->nrenames; i++)
+		if (fold_equal(p->folder, name, len, pd->renames[i].new,
+			       pd->renames[i].newlen))
+			return true;
+	return false;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct dir_entry *x = *(const struct dir_entry *const *)a;
+	const struct dir_entry *y = *(const struct dir_entry *const *)b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->name, y->name, n);
+
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+static void on_group(void *ctx, const struct dir_entry *const *group,
+		     size_t n)
+{
+	struct planner *p = ctx;
+	struct plan_dir *pd = &p->plan->dirs[p->plan->ndirs - 1];
+	const struct dir_entry **sorted;
+	size_t i;
+
+	if (p->policy != ON_COLLISION_RENAME)
+		return;
+	sorted = xmalloc(n * sizeof(*sorted));
+	memcpy(sorted, group, n * sizeof(*sorted));
+	qsort(sorted, n, sizeof(*sorted), by_bytes);
+	pd->renames = xrealloc(pd->renames,
+			       (pd->nrenames + n) * sizeof(*pd->renames));
+	/* The first by bytes keeps its name. */
+	for (i = 1; i < n; i++) {
+		const struct dir_entry *e = sorted[i];
+		struct rename *r = &pd->renames[pd->nrenames];
+		unsigned int k;
+		char *name = NULL;
+		size_t len = 0;
+
+		for (k = 1; k < 100000; k++) {
+			name = conflict_name(e->name, e->len, k, &len);
+			if (!name || !name_taken(p, p->walking, pd, name, len))
+				break;
+			free(name);
+			name = NULL;
+		}
+		if (!name) {
+			char *q = report_escape(e->name, e->len, true);
+			gp_warn("%s: %s: no room for a ' (case conflict N)' name",
+				pd->path, q);
+			free(q);
+			p->plan->unnamed++;
+			continue;
+		}
+		r->old = xmalloc(e->len + 1);
+		memcpy(r->old, e->name, e->len);
+		r->old[e->len] = '\0';
+		r->oldlen = e->len;
+		r->new = name;
+		r->newlen = len;
+		r->ino = e->ino;
+		r->planned = true;
+		pd->nrenames++;
+	}
+	free(sorted);
+}
+
+/*
+ * The path a report gives for a directory: online relative to PATH,
+ * offline absolute inside the filesystem.
+ */
+static char *plan_path(const struct planner *p, const char *path)
+{
+	const char *root = p->root_path;
+
+	if (!root)
+		return xstrdup(path);
+	if (!strcmp(path, "."))
+		return xstrdup(root);
+	return xasprintf("%s/%s", strcmp(root, "/") ? root : "", path);
+}
+
+static int visit(void *ctx, const struct walk_dir *d)
+{
+	struct planner *p = ctx;
+	struct plan *plan = p->plan;
+	struct examined counts = { 0 };
+	struct plan_dir *pd;
+	char *path;
+
+	/* Offline, two DIRs may share a subtree. */
+	if (p->planned) {
+		if (ext2fs_test_inode_bitmap2(p->planned, d->ino))
+			return 0;
+		ext2fs_mark_inode_bitmap2(p->planned, d->ino);
+	}
+	path = plan_path(p, d->path);
+	if (d->casefolded) {
+		report_dir(p->report, path, true);
+		report_scanned(p->report, d->count);
+		plan->casefolded++;
+		free(path);
+		return 0;
+	}
+	if (plan->ndirs == plan->cap) {
+		plan->cap = plan->cap ? 2 * plan->cap : 64;
+		plan->dirs = xrealloc(plan->dirs, plan->cap * sizeof(*plan->dirs));
+	}
+	pd = &plan->dirs[plan->ndirs++];
+	memset(pd, 0, sizeof(*pd));
+	pd->path = path;
+	pd->ino = d->ino;
+	p->walking = d;
+	examine_dir(p->folder, p->report, path, d, on_group, p, &counts);
+	p->walking = NULL;
+	plan->refused += counts.refused;
+	plan->groups += counts.groups;
+	return 0;
+}
+
+void plan_free(struct plan *plan)
+{
+	size_t i, j;
+
+	for (i = 0; i < plan->ndirs; i++) {
+		for (j = 0; j < plan->dirs[i].nrenames; j++) {
+			free(plan->dirs[i].renames[j].old);
+			free(plan->dirs[i].renames[j].new);
+		}
+		free(plan->dirs[i].renames);
+		free(plan->dirs[i].path);
+	}
+	free(plan->dirs);
+	memset(plan, 0, sizeof(*plan));
+}
+
+size_t plan_renames(const struct plan *plan)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < plan->ndirs; i++)
+		n += plan->dirs[i].nrenames;
+	return n;
+}
+
+int plan_tree(const struct convert_options *o, enum collision_policy policy,
+	      struct target *t, struct folder *f, struct report *report,
+	      struct plan *plan)
+{
+	struct planner p = { .policy = policy, .folder = f, .report = report,
+			     .plan = plan };
+	struct walk_result res = { 0 };
+	errcode_t err;
+	int ret = -1;
+
+	plan_free(plan);
+	if (t->kind == TARGET_ONLINE) {
+		walk_target(t, visit, &p, &res);
+	} else {
+		err = ext2fs_allocate_inode_bitmap(t->fs, "planned directories",
+						   &p.planned);
+		if (err) {
+			gp_warn("%s: %s", o->arg, error_message(err));
+			return -1;
+		}
+		for (size_t i = 0; i < o->nroots; i++) {
+			struct walk_result one;
+
+			p.root_path = o->roots[i];
+			if (target_find_dir(t, o->roots[i], &t->ino) < 0)
+				goto out;
+			walk_target(t, visit, &p, &one);
+			res.errors += one.errors;
+			res.skipped += one.skipped;
+			res.mounts += one.mounts;
+		}
+	}
+	if (res.mounts)
+		gp_warn("%s: %lu other filesystem%s mounted inside the tree, nothing changed",
+			o->arg, res.mounts, res.mounts == 1 ? " is" : "s are");
+	else if (res.errors)
+		gp_warn("%s: the tree could not be read whole, nothing changed",
+			o->arg);
+	else if (res.skipped)
+		gp_warn("%s: %lu encrypted director%s inside the tree, nothing changed",
+			o->arg, res.skipped, res.skipped == 1 ? "y" : "ies");
+	else
+		ret = 0;
+out:
+	if (p.planned)
+		ext2fs_free_inode_bitmap(p.planned);
+	return ret;
+}
+
+void outcome_note_rename(struct outcome *out, const char *dir,
+			 const struct rename *r)
+{
+	struct rename *d;
+
+	if (out->nrenames == out->cap) {
+		out->cap = out->cap ? 2 * out->cap : 16;
+		out->renames = xrealloc(out->renames,
+					out->cap * sizeof(*out->renames));
+		out->rename_dirs = xrealloc(out->rename_dirs,
+					    out->cap * sizeof(*out->rename_dirs));
+	}
+	d = &out->renames[out->nrenames];
+	*d = *r;
+	d->old = xstrdup(r->old);
+	d->new = xstrdup(r->new);
+	out->rename_dirs[out->nrenames++] = xstrdup(dir);
+}
+
+void outcome_free(struct outcome *out)
+{
+	for (size_t i = 0; i < out->nrenames; i++) {
+		free(out->renames[i].old);
+		free(out->renames[i].new);
+		free(out->rename_dirs[i]);
+	}
+	free(out->renames);
+	free(out->rename_dirs);
+	memset(out, 0, sizeof(*out));
+}

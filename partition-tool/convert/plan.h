@@ -1,0 +1,111 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * A conversion's plan (what the check of the tree found and decided,
+ * made before anything changes) and its outcome (what was done, for
+ * the report).
+ */
+#ifndef GAMEPART_CONVERT_PLAN_H
+#define GAMEPART_CONVERT_PLAN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "convert.h"
+
+struct folder;
+struct report;
+struct target;
+
+/*
+ * How this run converts: as the options say, or, resuming, as the
+ * interrupted run did.
+ */
+struct convert_mode {
+	enum collision_policy policy;
+	bool replace;		/* directories under PATH are replaced */
+};
+
+struct rename {
+	char *old, *new;
+	size_t oldlen, newlen;
+	uint64_t ino;
+	bool planned;		/* in the plan, not forced by a late arrival */
+};
+
+/* A directory to convert, in the order the walk met it (parents first). */
+struct plan_dir {
+	char *path;		/* online relative to PATH ("." for it),
+				   offline absolute inside the filesystem */
+	uint64_t ino;
+	struct rename *renames;
+	size_t nrenames;
+};
+
+struct plan {
+	struct plan_dir *dirs;
+	size_t ndirs, cap;
+	size_t casefolded;	/* directories already +F */
+	size_t groups;		/* collision groups in directories to convert */
+	size_t refused;		/* names a strict +F directory would refuse */
+	size_t unnamed;		/* names the rename policy could not rename */
+};
+
+/*
+ * Walk the open target T (offline: from each of O's roots) into a new
+ * PLAN and REPORT, names judged by F, renames chosen under POLICY.  -1
+ * after a message when the tree cannot be converted (unreadable, other
+ * mounts or encrypted directories inside).
+ */
+int plan_tree(const struct convert_options *o, enum collision_policy policy,
+	      struct target *t, struct folder *f, struct report *report,
+	      struct plan *plan);
+void plan_free(struct plan *plan);
+size_t plan_renames(const struct plan *plan);
+
+/*
+ * NAME with " (case conflict N)" before its last ".suffix" (none when the
+ * only dot leads, as in ".bashrc"), the stem shortened at a character
+ * boundary to stay within 255 bytes.  NULL if the suffix leaves no room.
+ */
+char *conflict_name(const char *name, size_t len, unsigned int n,
+		    size_t *outlen);
+
+struct outcome {
+	size_t converted;	/* directories */
+	size_t moved;		/* entries moved (online) or relinked */
+	struct rename *renames;	/* done, in order */
+	char **rename_dirs;	/* the directory of each */
+	size_t nrenames, cap;
+	bool undo_written;	/* offline: the undo file holds the run */
+};
+
+void outcome_note_rename(struct outcome *out, const char *dir,
+			 const struct rename *r);
+void outcome_free(struct outcome *out);
+
+/* Everything a report of the run is made from. */
+struct convert_result {
+	const struct convert_options *o;
+	struct convert_mode mode;
+	struct report *report;
+	const struct plan *plan;
+	const struct outcome *out;
+	const char *undo_file;	/* offline: the undo file to name */
+};
+
+/*
+ * The report, the plan (dry run) or the outcome, for people or as JSON;
+ * OUTCOME_TEXT says how the run ended ("converted", ...).  -1 if the
+ * output failed.
+ */
+int print_result(const struct convert_result *r, const char *outcome_text);
+
+/*
+ * After planning: the exit status if the plan stops here (names that
+ * cannot be kept, collisions under the fail policy, a dry run), having
+ * said why, or -1 to go on and change the filesystem.
+ */
+int plan_stops(const struct convert_result *r);
+
+#endif

@@ -1,0 +1,295 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Converting a directory by replacing it (--directories=replace): a new
+ * directory, made in the work directory and set +F while empty, takes
+ * the old one's attributes and then its entries, each moving once, and
+ * is swapped into its place.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <sys/xattr.h>
+
+#include <linux/fs.h>
+
+#include "online.h"
+#include "lib/crash.h"
+#include "lib/online.h"
+#include "lib/util.h"
+
+/* The directory that holds PATH (relative to the tree's root). */
+char *parent_path(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	return slash ? xasprintf("%.*s", (int)(slash - path), path) :
+		       xstrdup(".");
+}
+
+/*
+ * The inode flags a replacing directory takes from the one it replaces:
+ * those chattr sets, but for casefold itself and immutable and
+ * append-only, under which the entries could not have been moved out.
+ */
+#define CARRIED_FLAGS	(FS_SYNC_FL | FS_NODUMP_FL | FS_NOATIME_FL | \
+			 FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL | \
+			 FS_JOURNAL_DATA_FL)
+
+/* FD's extended attribute names, as flistxattr() gives them. */
+static char *list_xattrs(int fd, ssize_t *len)
+{
+	for (;;) {
+		ssize_t size = flistxattr(fd, NULL, 0);
+		char *buf;
+
+		if (size < 0)
+			return NULL;
+		buf = xmalloc((size_t)size + 1);
+		*len = flistxattr(fd, buf, (size_t)size);
+		if (*len >= 0)
+			return buf;
+		free(buf);
+		if (errno != ERANGE)	/* else one was added meanwhile */
+			return NULL;
+	}
+}
+
+static bool has_xattr(const char *names, ssize_t len, const char *name)
+{
+	const char *p;
+
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return true;
+	return false;
+}
+
+/*
+ * Give TO exactly FROM's extended attributes, whatever their namespace:
+ * user, trusted, security and the POSIX ACLs (system.posix_acl_access
+ * and _default) alike.  The name that failed goes to *WHAT.
+ */
+static int copy_xattrs(int from, int to, const char **what)
+{
+	char *names, *have, *value = xmalloc(XATTR_SIZE_MAX);
+	ssize_t len, hlen, vlen;
+	const char *p;
+	int ret = -1;
+
+	*what = "listing them";
+	names = list_xattrs(from, &len);
+	if (!names)
+		goto out_value;
+	have = list_xattrs(to, &hlen);
+	if (!have)
+		goto out_names;
+	/* The work directory's parent may pass default ACLs down to it. */
+	for (p = have; p < have + hlen; p += strlen(p) + 1) {
+		*what = p;
+		if (!has_xattr(names, len, p) && fremovexattr(to, p) < 0)
+			goto out;
+	}
+	for (p = names; p < names + len; p += strlen(p) + 1) {
+		*what = p;
+		vlen = fgetxattr(from, p, value, XATTR_SIZE_MAX);
+		if (vlen < 0 && errno == ENODATA)
+			continue;	/* removed since it was listed */
+		if (vlen < 0 || fsetxattr(to, p, value, (size_t)vlen, 0) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(have);
+out_names:
+	free(names);
+out_value:
+	free(value);
+	return ret;
+}
+
+/*
+ * Give TO, the new casefolded directory, what FROM has of its own that a
+ * rename would have kept: owner, extended attributes (ACLs among them),
+ * mode, inode flags and project.  Its times follow once it is full;
+ * its change and creation times are its own.
+ */
+static int copy_attributes(const char *arg, const char *path, int from,
+			   int to)
+{
+	struct fsxattr fx, tx;
+	const char *what;
+	struct stat st;
+	int flags, tflags;
+
+	what = "reading them";
+	if (fstat(from, &st) < 0)
+		goto fail;
+	what = "setting its owner";
+	if (fchown(to, st.st_uid, st.st_gid) < 0)
+		goto fail;
+	/* The ACLs before the mode: setting the mode sets their mask. */
+	if (copy_xattrs(from, to, &what) < 0) {
+		gp_warn("%s/%s: copying its extended attribute %s: %s", arg,
+			path, what, strerror(errno));
+		return -1;
+	}
+	what = "setting its mode";
+	if (fchmod(to, st.st_mode & 07777) < 0)
+		goto fail;
+	what = "setting its flags";
+	if (online_flags(from, &flags) < 0 || online_flags(to, &tflags) < 0)
+		goto fail;
+	flags = (tflags & ~CARRIED_FLAGS) | (flags & CARRIED_FLAGS);
+	if (flags != tflags && ioctl(to, FS_IOC_SETFLAGS, &flags) < 0)
+		goto fail;
+	/* Without it, every entry of a project directory would be EXDEV. */
+	what = "setting its project";
+	if (ioctl(from, FS_IOC_FSGETXATTR, &fx) < 0 ||
+	    ioctl(to, FS_IOC_FSGETXATTR, &tx) < 0)
+		goto fail;
+	if (fx.fsx_projid != tx.fsx_projid) {
+		tx.fsx_projid = fx.fsx_projid;
+		if (ioctl(to, FS_IOC_FSSETXATTR, &tx) < 0)
+			goto fail;
+	}
+	return 0;
+fail:
+	gp_warn("%s/%s: copying its attributes: %s: %s", arg, path, what,
+		strerror(errno));
+	return -1;
+}
+
+/*
+ * Convert the directory the journal names by replacing it: a new
+ * directory, made in the work directory and set +F while empty, takes
+ * the old one's attributes (copy_attributes) and then its entries, one
+ * rename each; RENAME_EXCHANGE puts it in the old one's place in a
+ * single step, so that the path never lacks a directory, and the old
+ * one, emptied, is removed.  Whichever of the path and the work
+ * directory's n<INO> holds the journal's inode says, after a crash,
+ * whether the exchange was made.
+ */
+int replace_dir(struct workspace *ws, struct outcome *out)
+{
+	const struct journal *j = &ws->journal;
+	const char *path = j->path, *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
+	char *parent = parent_path(path);
+	char newname[40];
+	struct stat st;
+	int pfd, dfd = -1, nfd = -1, flags, tries, ret = -1;
+
+	snprintf(newname, sizeof(newname), "n%llu",
+		 (unsigned long long)j->ino);
+	pfd = open_beneath(ws->rootfd, parent);
+	if (pfd >= 0)
+		dfd = open_dir_at(pfd, base);
+	if (dfd < 0 || fstat(dfd, &st) < 0) {
+		gp_warn("%s/%s: %s", ws->arg, path, strerror(errno));
+		goto out;
+	}
+	if (st.st_ino != j->ino) {
+		/* Exchanged already: the old one is in the work directory,
+		   unless it was removed too and only "done" was lost. */
+		nfd = dfd;
+		dfd = open_dir_at(ws->workfd, newname);
+		if (dfd < 0 && errno == ENOENT && online_flags(nfd, &flags) == 0 &&
+		    (flags & FS_CASEFOLD_FL)) {
+			note_planned_renames(ws, out, nfd);
+			goto done;
+		}
+		if (dfd < 0 || fstat(dfd, &st) < 0 || st.st_ino != j->ino) {
+			gp_warn("%s/%s: replaced since it was checked (inode %llu, was %llu)",
+				ws->arg, path, (unsigned long long)st.st_ino,
+				(unsigned long long)j->ino);
+			goto out;
+		}
+	} else {
+		if (mkdirat(ws->workfd, newname, 0700) == 0)
+			crash_point(ws->crash, "new directory made");
+		else if (errno != EEXIST)
+			goto work_fail;
+		nfd = open_dir_at(ws->workfd, newname);
+		if (nfd < 0 || online_flags(nfd, &flags) < 0)
+			goto work_fail;
+		if (!(flags & FS_CASEFOLD_FL)) {
+			if (online_set_casefold(nfd) < 0)
+				goto work_fail;
+			crash_point(ws->crash, "+F set");
+		}
+		if (copy_attributes(ws->arg, path, dfd, nfd) < 0)
+			goto out;
+		crash_point(ws->crash, "attributes copied");
+		if (!move_all(ws, out, path, nfd, dfd, "moving entries in"))
+			goto out;
+		if (renameat2(pfd, base, ws->workfd, newname,
+			      RENAME_EXCHANGE) < 0) {
+			gp_warn("%s/%s: exchanging it with %s/../%s/%s: %s",
+				ws->arg, path, ws->arg, ws->workname, newname,
+				strerror(errno));
+			goto out;
+		}
+		crash_point(ws->crash, "directory exchanged");
+	}
+
+	/*
+	 * The old directory may have gained entries since it was listed:
+	 * made through a handle on it, or by name before the exchange.
+	 * They follow the others, until it can be removed.
+	 */
+	for (tries = 0;; tries++) {
+		if (!move_all(ws, out, path, nfd, dfd, "moving late entries in"))
+			goto out;
+		close(dfd);
+		dfd = -1;
+		if (futimens(nfd, j->times) < 0) {
+			gp_warn("%s/%s: restoring its times: %s", ws->arg, path,
+				strerror(errno));
+			goto out;
+		}
+		/* Before the removal, after which a resume would not. */
+		if (j->has_parent_times && futimens(pfd, j->parent_times) < 0) {
+			gp_warn("%s/%s: restoring its times: %s", ws->arg,
+				parent, strerror(errno));
+			goto out;
+		}
+		if (unlinkat(ws->workfd, newname, AT_REMOVEDIR) == 0)
+			break;
+		if (errno != ENOTEMPTY || tries == EMPTY_TRIES) {
+			gp_warn("%s/../%s/%s: removing the directory it replaced: %s",
+				ws->arg, ws->workname, newname,
+				errno == ENOTEMPTY ?
+				"new entries keep appearing in it" :
+				strerror(errno));
+			goto out;
+		}
+		dfd = open_dir_at(ws->workfd, newname);
+		if (dfd < 0)
+			goto work_fail;
+	}
+	crash_point(ws->crash, "old directory removed");
+	note_planned_renames(ws, out, nfd);
+done:
+	journal_done(&ws->journal);
+	out->converted++;
+	ret = 0;
+	goto out;
+work_fail:
+	gp_warn("%s/../%s/%s: %s", ws->arg, ws->workname, newname,
+		strerror(errno));
+out:
+	if (nfd >= 0)
+		close(nfd);
+	if (dfd >= 0)
+		close(dfd);
+	if (pfd >= 0)
+		close(pfd);
+	free(parent);
+	return ret;
+}
+

@@ -1,0 +1,42 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The options and option errors every command shares.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "options.h"
+#include "util.h"
+
+int usage_error(const char *fmt, ...)
+{
+	char *text;
+	va_list ap;
+
+	va_start(ap, fmt);
+	text = xvasprintf(fmt, ap);
+	va_end(ap);
+	gp_warn("%s; see 'gamepart %s --help'", text, gp_command);
+	free(text);
+	return EXIT_TROUBLE;
+}
+
+int common_option(int opt, char **argv, void (*usage)(FILE *out))
+{
+	switch (opt) {
+	case 'h':
+		usage(stdout);
+		return EXIT_NOTHING_FOUND;
+	case 'V':
+		printf("gamepart %s\n", GAMEPART_VERSION);
+		return EXIT_NOTHING_FOUND;
+	case ':':
+		return usage_error("%s: missing argument", argv[optind - 1]);
+	default:
+		/* optopt is the letter of a short option, 0 for a long one. */
+		if (optopt)
+			return usage_error("-%c: unknown option", optopt);
+		return usage_error("%s: unknown option", argv[optind - 1]);
+	}
+}
