@@ -53,9 +53,9 @@ if [ "${1-}" = --guest ]; then
 		"$gp" casefold $mnt/full/game.exe
 	fails "a missing directory" "gamepart: casefold: $mnt/none: No such file or directory" \
 		"$gp" casefold $mnt/none
-	mkdir /tmp/t
-	fails "a directory on tmpfs" "gamepart: casefold: /tmp/t: not on an ext4 filesystem" \
-		"$gp" casefold /tmp/t
+	mkdir /run/t
+	fails "a directory on tmpfs" "gamepart: casefold: /run/t: not on an ext4 filesystem (it is on tmpfs)" \
+		"$gp" casefold /run/t
 	mkdir $plain/d
 	fails "a filesystem without the casefold feature" \
 		"gamepart: casefold: $plain/d: the filesystem has no casefold feature (or it is encrypted); add it with tune2fs -O casefold while it is unmounted" \

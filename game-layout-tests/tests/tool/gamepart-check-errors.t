@@ -17,7 +17,7 @@ run() {
 
 run check
 is "$rc" 2 "no target: status 2"
-grep -q '^gamepart: check: no TARGET or PATH given$' "$scratch/err"
+grep -q "^gamepart: check: no TARGET or PATH given; see 'gamepart check --help'$" "$scratch/err"
 ok $? "no target: says so"
 
 run check --bogus "$scratch"

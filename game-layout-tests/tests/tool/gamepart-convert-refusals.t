@@ -79,7 +79,7 @@ if [ "${1-}" = --guest ]; then
 		"gamepart: convert: $mnt/lib/Game/Readme: not a directory (an unmounted device or image is converted with --offline)" \
 		$mnt/lib $mnt/lib/Game/Readme
 	refused "replacing directories offline" \
-		"gamepart: convert: --directories=replace goes with a mounted PATH: offline, every directory keeps its inode" \
+		"gamepart: convert: --directories=replace goes with a mounted PATH: offline, every directory keeps its inode; see 'gamepart convert --help'" \
 		$mnt/lib --offline --directories=replace /dev/vdb
 	refused "--resume with nothing pending" \
 		"gamepart: convert: $mnt/lib: no interrupted conversion to resume" \
