@@ -11,11 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/xattr.h>
-
-#include <linux/fs.h>
 
 #include "online.h"
 #include "lib/crash.h"
@@ -32,135 +28,24 @@ char *parent_path(const char *path)
 }
 
 /*
- * The inode flags a replacing directory takes from the one it replaces:
- * those chattr sets, but for casefold itself and immutable and
- * append-only, under which the entries could not have been moved out.
- */
-#define CARRIED_FLAGS	(FS_SYNC_FL | FS_NODUMP_FL | FS_NOATIME_FL | \
-			 FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL | \
-			 FS_JOURNAL_DATA_FL)
-
-/* FD's extended attribute names, as flistxattr() gives them. */
-static char *list_xattrs(int fd, ssize_t *len)
-{
-	for (;;) {
-		ssize_t size = flistxattr(fd, NULL, 0);
-		char *buf;
-
-		if (size < 0)
-			return NULL;
-		buf = xmalloc((size_t)size + 1);
-		*len = flistxattr(fd, buf, (size_t)size);
-		if (*len >= 0)
-			return buf;
-		free(buf);
-		if (errno != ERANGE)	/* else one was added meanwhile */
-			return NULL;
-	}
-}
-
-static bool has_xattr(const char *names, ssize_t len, const char *name)
-{
-	const char *p;
-
-	for (p = names; p < names + len; p += strlen(p) + 1)
-		if (!strcmp(p, name))
-			return true;
-	return false;
-}
-
-/*
- * Give TO exactly FROM's extended attributes, whatever their namespace:
- * user, trusted, security and the POSIX ACLs (system.posix_acl_access
- * and _default) alike.  The name that failed goes to *WHAT.
- */
-static int copy_xattrs(int from, int to, const char **what)
-{
-	char *names, *have, *value = xmalloc(XATTR_SIZE_MAX);
-	ssize_t len, hlen, vlen;
-	const char *p;
-	int ret = -1;
-
-	*what = "listing them";
-	names = list_xattrs(from, &len);
-	if (!names)
-		goto out_value;
-	have = list_xattrs(to, &hlen);
-	if (!have)
-		goto out_names;
-	/* The work directory's parent may pass default ACLs down to it. */
-	for (p = have; p < have + hlen; p += strlen(p) + 1) {
-		*what = p;
-		if (!has_xattr(names, len, p) && fremovexattr(to, p) < 0)
-			goto out;
-	}
-	for (p = names; p < names + len; p += strlen(p) + 1) {
-		*what = p;
-		vlen = fgetxattr(from, p, value, XATTR_SIZE_MAX);
-		if (vlen < 0 && errno == ENODATA)
-			continue;	/* removed since it was listed */
-		if (vlen < 0 || fsetxattr(to, p, value, (size_t)vlen, 0) < 0)
-			goto out;
-	}
-	ret = 0;
-out:
-	free(have);
-out_names:
-	free(names);
-out_value:
-	free(value);
-	return ret;
-}
-
-/*
  * Give TO, the new casefolded directory, what FROM has of its own that a
- * rename would have kept: owner, extended attributes (ACLs among them),
- * mode, inode flags and project.  Its times follow once it is full;
- * its change and creation times are its own.
+ * rename would have kept (lib/online.h).  Its times follow once it is
+ * full; its change and creation times are its own.
  */
 static int copy_attributes(const char *arg, const char *path, int from,
 			   int to)
 {
-	struct fsxattr fx, tx;
 	const char *what;
-	struct stat st;
-	int flags, tflags;
+	bool xattr;
 
-	what = "reading them";
-	if (fstat(from, &st) < 0)
-		goto fail;
-	what = "setting its owner";
-	if (fchown(to, st.st_uid, st.st_gid) < 0)
-		goto fail;
-	/* The ACLs before the mode: setting the mode sets their mask. */
-	if (copy_xattrs(from, to, &what) < 0) {
+	if (online_copy_attributes(from, to, &what, &xattr) == 0)
+		return 0;
+	if (xattr)
 		gp_warn("%s/%s: copying its extended attribute %s: %s", arg,
 			path, what, strerror(errno));
-		return -1;
-	}
-	what = "setting its mode";
-	if (fchmod(to, st.st_mode & 07777) < 0)
-		goto fail;
-	what = "setting its flags";
-	if (online_flags(from, &flags) < 0 || online_flags(to, &tflags) < 0)
-		goto fail;
-	flags = (tflags & ~CARRIED_FLAGS) | (flags & CARRIED_FLAGS);
-	if (flags != tflags && ioctl(to, FS_IOC_SETFLAGS, &flags) < 0)
-		goto fail;
-	/* Without it, every entry of a project directory would be EXDEV. */
-	what = "setting its project";
-	if (ioctl(from, FS_IOC_FSGETXATTR, &fx) < 0 ||
-	    ioctl(to, FS_IOC_FSGETXATTR, &tx) < 0)
-		goto fail;
-	if (fx.fsx_projid != tx.fsx_projid) {
-		tx.fsx_projid = fx.fsx_projid;
-		if (ioctl(to, FS_IOC_FSSETXATTR, &tx) < 0)
-			goto fail;
-	}
-	return 0;
-fail:
-	gp_warn("%s/%s: copying its attributes: %s: %s", arg, path, what,
-		strerror(errno));
+	else
+		gp_warn("%s/%s: copying its attributes: %s: %s", arg, path,
+			what, strerror(errno));
 	return -1;
 }
 

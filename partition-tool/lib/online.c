@@ -6,14 +6,18 @@
 #include <fcntl.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/statfs.h>
+#include <sys/xattr.h>
 
 #include <linux/magic.h>
 
 #include "online.h"
+#include "util.h"
 
 int online_flags(int fd, int *flags)
 {
@@ -82,5 +86,126 @@ int online_is_ext4(int fd, bool *ext4, char *what, size_t size)
 	    !(stx.stx_mask & STATX_MNT_ID) ||
 	    !mount_type(stx.stx_mnt_id, what, size))
 		snprintf(what, size, "type 0x%lx", (unsigned long)sfs.f_type);
+	return 0;
+}
+
+/*
+ * The inode flags a replacing directory takes from the one it replaces:
+ * those chattr sets, but for casefold itself and immutable and
+ * append-only, under which the entries could not have been moved out.
+ */
+#define CARRIED_FLAGS	(FS_SYNC_FL | FS_NODUMP_FL | FS_NOATIME_FL | \
+			 FS_DIRSYNC_FL | FS_TOPDIR_FL | FS_PROJINHERIT_FL | \
+			 FS_JOURNAL_DATA_FL)
+
+/* FD's extended attribute names, as flistxattr() gives them. */
+static char *list_xattrs(int fd, ssize_t *len)
+{
+	for (;;) {
+		ssize_t size = flistxattr(fd, NULL, 0);
+		char *buf;
+
+		if (size < 0)
+			return NULL;
+		buf = xmalloc((size_t)size + 1);
+		*len = flistxattr(fd, buf, (size_t)size);
+		if (*len >= 0)
+			return buf;
+		free(buf);
+		if (errno != ERANGE)	/* else one was added meanwhile */
+			return NULL;
+	}
+}
+
+static bool has_xattr(const char *names, ssize_t len, const char *name)
+{
+	const char *p;
+
+	for (p = names; p < names + len; p += strlen(p) + 1)
+		if (!strcmp(p, name))
+			return true;
+	return false;
+}
+
+/*
+ * Give TO exactly FROM's extended attributes, whatever their namespace:
+ * user, trusted, security and the POSIX ACLs (system.posix_acl_access
+ * and _default) alike.  The name that failed goes to *WHAT.
+ */
+static int copy_xattrs(int from, int to, const char **what)
+{
+	char *names, *have, *value = xmalloc(XATTR_SIZE_MAX);
+	ssize_t len, hlen, vlen;
+	const char *p;
+	int ret = -1;
+
+	*what = "listing them";
+	names = list_xattrs(from, &len);
+	if (!names)
+		goto out_value;
+	have = list_xattrs(to, &hlen);
+	if (!have)
+		goto out_names;
+	/* The work directory's parent may pass default ACLs down to it. */
+	for (p = have; p < have + hlen; p += strlen(p) + 1) {
+		*what = p;
+		if (!has_xattr(names, len, p) && fremovexattr(to, p) < 0)
+			goto out;
+	}
+	for (p = names; p < names + len; p += strlen(p) + 1) {
+		*what = p;
+		vlen = fgetxattr(from, p, value, XATTR_SIZE_MAX);
+		if (vlen < 0 && errno == ENODATA)
+			continue;	/* removed since it was listed */
+		if (vlen < 0 || fsetxattr(to, p, value, (size_t)vlen, 0) < 0)
+			goto out;
+	}
+	ret = 0;
+out:
+	free(have);
+out_names:
+	free(names);
+out_value:
+	free(value);
+	return ret;
+}
+
+int online_copy_attributes(int from, int to, const char **what, bool *xattr)
+{
+	struct fsxattr fx, tx;
+	struct stat st;
+	int flags, tflags;
+
+	*xattr = false;
+	*what = "reading them";
+	if (fstat(from, &st) < 0)
+		return -1;
+	*what = "setting its owner";
+	if (fchown(to, st.st_uid, st.st_gid) < 0)
+		return -1;
+	/* The ACLs before the mode: setting the mode sets their mask. */
+	if (copy_xattrs(from, to, what) < 0) {
+		*xattr = true;
+		return -1;
+	}
+	*what = "setting its mode";
+	if (fchmod(to, st.st_mode & 07777) < 0)
+		return -1;
+	*what = "setting its flags";
+	if (online_flags(from, &flags) < 0 || online_flags(to, &tflags) < 0)
+		return -1;
+	flags = (tflags & ~CARRIED_FLAGS) | (flags & CARRIED_FLAGS);
+	if (flags != tflags && ioctl(to, FS_IOC_SETFLAGS, &flags) < 0)
+		return -1;
+	/* Without it, every entry of a project directory would be EXDEV. */
+	*what = "setting its project";
+	if (ioctl(from, FS_IOC_FSGETXATTR, &fx) < 0 ||
+	    ioctl(to, FS_IOC_FSGETXATTR, &tx) < 0)
+		return -1;
+	if (fx.fsx_projid != tx.fsx_projid) {
+		tx.fsx_projid = fx.fsx_projid;
+		if (ioctl(to, FS_IOC_FSSETXATTR, &tx) < 0)
+			return -1;
+	}
 	return 0;
 }

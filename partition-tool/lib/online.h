@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * A mounted filesystem seen through an open directory: its inode flags
- * (FS_IOC_GETFLAGS, the one way gamepart asks "is it +F?" online) and
- * what filesystem it is on.
+ * (FS_IOC_GETFLAGS, the one way gamepart asks "is it +F?" online), what
+ * filesystem it is on, and a directory's attributes given to another.
  */
 #ifndef GAMEPART_ONLINE_H
 #define GAMEPART_ONLINE_H
@@ -27,5 +27,14 @@ int online_set_casefold(int fd);
  * "type 0xMAGIC" when the mount cannot be found.  0, or -1 with errno.
  */
 int online_is_ext4(int fd, bool *ext4, char *what, size_t size);
+
+/*
+ * Give TO (a directory) what FROM has of its own that a rename would have
+ * kept: owner, every extended attribute (user, trusted, security, the
+ * POSIX ACLs), mode, the chattr flags that make sense to carry, and the
+ * project.  -1 with errno when a step fails; *WHAT names it, or with
+ * *XATTR the extended attribute that failed.
+ */
+int online_copy_attributes(int from, int to, const char **what, bool *xattr);
 
 #endif
