@@ -307,7 +307,7 @@ static int convert(struct offline_run *r)
 	}
 	if (run_offline(r) < 0) {
 		if (r->target.fs)
-			undo_abandon(r->target.fs);
+			undo_abandon(r->target.fs, r->undo_file);
 		r->target.fs = NULL;
 		result(r, "interrupted");
 		gp_warn("%s: the conversion stopped; roll it back and convert again with: gamepart convert --offline --resume%s %s (or only roll it back with: e2undo %s %s)",

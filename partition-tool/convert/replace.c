@@ -13,6 +13,8 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include <linux/limits.h>
+
 #include "online.h"
 #include "lib/crash.h"
 #include "lib/online.h"
@@ -35,10 +37,10 @@ char *parent_path(const char *path)
 static int copy_attributes(const char *arg, const char *path, int from,
 			   int to)
 {
-	const char *what;
+	char what[XATTR_NAME_MAX + 1];
 	bool xattr;
 
-	if (online_copy_attributes(from, to, &what, &xattr) == 0)
+	if (online_copy_attributes(from, to, what, sizeof(what), &xattr) == 0)
 		return 0;
 	if (xattr)
 		gp_warn("%s/%s: copying its extended attribute %s: %s", arg,

@@ -65,25 +65,23 @@ void dir_entries_free(struct dir_entries *d)
 	memset(d, 0, sizeof(*d));
 }
 
-int dirread_online(int fd, bool types, struct dir_entries *out)
+/*
+ * Read FD from its start into OUT, or with OUT NULL only until the first
+ * entry, counted in *SEEN; 0, or -1 with errno.
+ */
+static int read_online(int fd, bool types, struct dir_entries *out,
+		       size_t *seen)
 {
 	char buf[32768];
 
-	memset(out, 0, sizeof(*out));
+	*seen = 0;
 	if (lseek(fd, 0, SEEK_SET) < 0)
 		return -1;
 	for (;;) {
 		ssize_t n = getdents64(fd, buf, sizeof(buf));
 
-		if (n < 0) {
-			int err = errno;
-
-			dir_entries_free(out);
-			errno = err;
-			return -1;
-		}
-		if (n == 0)
-			break;
+		if (n <= 0)
+			return (int)n;
 		for (ssize_t off = 0; off < n;) {
 			const struct dirent64 *de = (const void *)(buf + off);
 			size_t len = strlen(de->d_name);
@@ -92,6 +90,9 @@ int dirread_online(int fd, bool types, struct dir_entries *out)
 			off += de->d_reclen;
 			if (dot_or_dotdot(de->d_name, len))
 				continue;
+			++*seen;
+			if (!out)
+				return 0;
 			if (types && de->d_type == DT_UNKNOWN) {
 				struct stat st;
 
@@ -102,8 +103,31 @@ int dirread_online(int fd, bool types, struct dir_entries *out)
 			add(out, de->d_name, len, de->d_ino, is_dir, 0);
 		}
 	}
+}
+
+int dirread_online(int fd, bool types, struct dir_entries *out)
+{
+	size_t seen;
+
+	memset(out, 0, sizeof(*out));
+	if (read_online(fd, types, out, &seen) < 0) {
+		int err = errno;
+
+		dir_entries_free(out);
+		errno = err;
+		return -1;
+	}
 	seal(out);
 	return 0;
+}
+
+int dirread_online_nonempty(int fd, bool *nonempty)
+{
+	size_t seen;
+	int ret = read_online(fd, false, NULL, &seen);
+
+	*nonempty = seen > 0;
+	return ret;
 }
 
 struct offline_read {

@@ -41,6 +41,10 @@ struct dir_entries {
  */
 int dirread_online(int fd, bool types, struct dir_entries *out);
 
+/* Whether the directory open as FD has an entry besides "." and "..",
+   in *NONEMPTY, reading no further than the first; 0, or -1 with errno. */
+int dirread_online_nonempty(int fd, bool *nonempty);
+
 /*
  * Read directory INO of FS; without the filetype feature, each entry's
  * inode is read for its type.  0 or a libext2fs error.

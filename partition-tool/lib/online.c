@@ -51,13 +51,14 @@ int online_set_casefold(int fd)
 static bool mount_type(uint64_t mnt_id, char *what, size_t size)
 {
 	FILE *f = fopen("/proc/self/mountinfo", "re");
-	char line[4096], *sep;
+	char *line = NULL, *sep;
 	unsigned long long id;
 	bool found = false;
+	size_t cap = 0;
 
 	if (!f)
 		return false;
-	while (!found && fgets(line, sizeof(line), f)) {
+	while (!found && getline(&line, &cap, f) >= 0) {
 		if (sscanf(line, "%llu", &id) != 1 || id != mnt_id)
 			continue;
 		sep = strstr(line, " - ");
@@ -68,6 +69,7 @@ static bool mount_type(uint64_t mnt_id, char *what, size_t size)
 			found = true;
 		}
 	}
+	free(line);
 	fclose(f);
 	return found;
 }
@@ -130,16 +132,16 @@ static bool has_xattr(const char *names, ssize_t len, const char *name)
 /*
  * Give TO exactly FROM's extended attributes, whatever their namespace:
  * user, trusted, security and the POSIX ACLs (system.posix_acl_access
- * and _default) alike.  The name that failed goes to *WHAT.
+ * and _default) alike.  The name that failed goes to WHAT.
  */
-static int copy_xattrs(int from, int to, const char **what)
+static int copy_xattrs(int from, int to, char *what, size_t size)
 {
 	char *names, *have, *value = xmalloc(XATTR_SIZE_MAX);
 	ssize_t len, hlen, vlen;
 	const char *p;
 	int ret = -1;
 
-	*what = "listing them";
+	snprintf(what, size, "listing them");
 	names = list_xattrs(from, &len);
 	if (!names)
 		goto out_value;
@@ -148,12 +150,12 @@ static int copy_xattrs(int from, int to, const char **what)
 		goto out_names;
 	/* The work directory's parent may pass default ACLs down to it. */
 	for (p = have; p < have + hlen; p += strlen(p) + 1) {
-		*what = p;
+		snprintf(what, size, "%s", p);
 		if (!has_xattr(names, len, p) && fremovexattr(to, p) < 0)
 			goto out;
 	}
 	for (p = names; p < names + len; p += strlen(p) + 1) {
-		*what = p;
+		snprintf(what, size, "%s", p);
 		vlen = fgetxattr(from, p, value, XATTR_SIZE_MAX);
 		if (vlen < 0 && errno == ENODATA)
 			continue;	/* removed since it was listed */
@@ -170,35 +172,36 @@ out_value:
 	return ret;
 }
 
-int online_copy_attributes(int from, int to, const char **what, bool *xattr)
+int online_copy_attributes(int from, int to, char *what, size_t size,
+			   bool *xattr)
 {
 	struct fsxattr fx, tx;
 	struct stat st;
 	int flags, tflags;
 
 	*xattr = false;
-	*what = "reading them";
+	snprintf(what, size, "reading them");
 	if (fstat(from, &st) < 0)
 		return -1;
-	*what = "setting its owner";
+	snprintf(what, size, "setting its owner");
 	if (fchown(to, st.st_uid, st.st_gid) < 0)
 		return -1;
 	/* The ACLs before the mode: setting the mode sets their mask. */
-	if (copy_xattrs(from, to, what) < 0) {
+	if (copy_xattrs(from, to, what, size) < 0) {
 		*xattr = true;
 		return -1;
 	}
-	*what = "setting its mode";
+	snprintf(what, size, "setting its mode");
 	if (fchmod(to, st.st_mode & 07777) < 0)
 		return -1;
-	*what = "setting its flags";
+	snprintf(what, size, "setting its flags");
 	if (online_flags(from, &flags) < 0 || online_flags(to, &tflags) < 0)
 		return -1;
 	flags = (tflags & ~CARRIED_FLAGS) | (flags & CARRIED_FLAGS);
 	if (flags != tflags && ioctl(to, FS_IOC_SETFLAGS, &flags) < 0)
 		return -1;
 	/* Without it, every entry of a project directory would be EXDEV. */
-	*what = "setting its project";
+	snprintf(what, size, "setting its project");
 	if (ioctl(from, FS_IOC_FSGETXATTR, &fx) < 0 ||
 	    ioctl(to, FS_IOC_FSGETXATTR, &tx) < 0)
 		return -1;

@@ -32,9 +32,10 @@ int online_is_ext4(int fd, bool *ext4, char *what, size_t size);
  * Give TO (a directory) what FROM has of its own that a rename would have
  * kept: owner, every extended attribute (user, trusted, security, the
  * POSIX ACLs), mode, the chattr flags that make sense to carry, and the
- * project.  -1 with errno when a step fails; *WHAT names it, or with
- * *XATTR the extended attribute that failed.
+ * project.  -1 with errno when a step fails; WHAT (SIZE bytes) names
+ * it, or with *XATTR the extended attribute that failed.
  */
-int online_copy_attributes(int from, int to, const char **what, bool *xattr);
+int online_copy_attributes(int from, int to, char *what, size_t size,
+			   bool *xattr);
 
 #endif

@@ -5,6 +5,7 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "options.h"
 #include "util.h"
@@ -34,9 +35,20 @@ int common_option(int opt, char **argv, void (*usage)(FILE *out))
 	case ':':
 		return usage_error("%s: missing argument", argv[optind - 1]);
 	default:
-		/* optopt is the letter of a short option, 0 for a long one. */
-		if (optopt)
-			return usage_error("-%c: unknown option", optopt);
-		return usage_error("%s: unknown option", argv[optind - 1]);
+		break;
 	}
+	/*
+	 * A long option: getopt leaves it whole in argv (optopt is 0 for an
+	 * unknown one, its value for one given an argument it does not
+	 * take).  A short one: optopt is its letter.
+	 */
+	if (!strncmp(argv[optind - 1], "--", 2)) {
+		const char *word = argv[optind - 1];
+
+		if (optopt && strchr(word, '='))
+			return usage_error("%.*s: takes no argument",
+					   (int)(strchr(word, '=') - word), word);
+		return usage_error("%s: unknown option", word);
+	}
+	return usage_error("-%c: unknown option", optopt);
 }

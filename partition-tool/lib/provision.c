@@ -303,6 +303,10 @@ static int lay_out(const struct provision_opts *o, const struct layout *l)
 	}
 	rc = 0;
 out:
+	/* A layout that failed half-way is not written: mke2fs's stays. */
+	if (t.fs)
+		ext2fs_free(t.fs);
+	t.fs = NULL;
 	target_close(&t);
 	folder_free(f);
 	free(inos);

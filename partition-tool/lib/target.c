@@ -337,8 +337,7 @@ struct folder *target_folder(const struct target *t, bool say_assumed)
 static enum dir_state online_dir_state(const struct target *t, const char *path,
 				 bool *empty)
 {
-	struct dir_entries entries;
-	bool casefolded;
+	bool casefolded, nonempty;
 	int fd;
 
 	fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -360,8 +359,7 @@ static enum dir_state online_dir_state(const struct target *t, const char *path,
 		close(fd);
 		return DIR_CASEFOLD;
 	}
-	*empty = dirread_online(fd, false, &entries) == 0 && !entries.count;
-	dir_entries_free(&entries);
+	*empty = dirread_online_nonempty(fd, &nonempty) == 0 && !nonempty;
 	close(fd);
 	return DIR_PLAIN;
 }

@@ -17,10 +17,16 @@
 #include "undo.h"
 #include "util.h"
 
-/* "E2UNDO02", then the header fields up to the state (undo_io.c). */
+/*
+ * The header (misc/e2undo.c's struct undo_header): 512 bytes, "E2UNDO02",
+ * the state word at byte 44 (little-endian, bit 0: the run finished),
+ * and a crc32c of the bytes before it in the last four.
+ */
 #define UNDO_MAGIC		"E2UNDO02"
+#define UNDO_HEADER_SIZE	512
 #define UNDO_STATE_OFFSET	44
 #define UNDO_STATE_FINISHED	0x1
+#define UNDO_CRC_OFFSET		(UNDO_HEADER_SIZE - 4)
 
 int undo_file_state(const char *path)
 {
@@ -75,12 +81,10 @@ char *undo_interrupted(const char *target)
  * The undo manager writes through a backing manager: unix_io without its
  * write-back block cache, so that a block's undo record reaches the
  * kernel before the block does even if the program is killed between
- * the two writes.  Sealed, it refuses every write: the undo manager's
- * close then cannot mark the file finished.  libext2fs's undo set-up is
- * process-wide (set_undo_io_backing_manager), and so is this.
+ * the two writes.  libext2fs's undo set-up is process-wide
+ * (set_undo_io_backing_manager), and so is this.
  */
 static struct struct_io_manager backing_io;
-static bool sealed;
 
 static errcode_t backing_open(const char *name, int flags, io_channel *channel)
 {
@@ -91,42 +95,13 @@ static errcode_t backing_open(const char *name, int flags, io_channel *channel)
 	return err;
 }
 
-static errcode_t backing_write_blk64(io_channel channel,
-				     unsigned long long block, int count,
-				     const void *data)
-{
-	if (sealed)
-		return EXT2_ET_RO_FILSYS;
-	return unix_io_manager->write_blk64(channel, block, count, data);
-}
-
-static errcode_t backing_write_blk(io_channel channel, unsigned long block,
-				   int count, const void *data)
-{
-	if (sealed)
-		return EXT2_ET_RO_FILSYS;
-	return unix_io_manager->write_blk(channel, block, count, data);
-}
-
-static errcode_t backing_write_byte(io_channel channel, unsigned long offset,
-				    int size, const void *data)
-{
-	if (sealed)
-		return EXT2_ET_RO_FILSYS;
-	return unix_io_manager->write_byte(channel, offset, size, data);
-}
-
 int undo_prepare(const char *path)
 {
 	errcode_t err;
 
 	backing_io = *unix_io_manager;
-	backing_io.name = "unix I/O, uncached, sealable";
+	backing_io.name = "unix I/O, uncached";
 	backing_io.open = backing_open;
-	backing_io.write_blk = backing_write_blk;
-	backing_io.write_blk64 = backing_write_blk64;
-	backing_io.write_byte = backing_write_byte;
-	sealed = false;
 	err = set_undo_io_backing_manager(&backing_io);
 	if (!err)
 		err = set_undo_io_backup_file((char *)path);
@@ -137,9 +112,48 @@ int undo_prepare(const char *path)
 	return 0;
 }
 
-void undo_abandon(ext2_filsys fs)
+/*
+ * Clear the finished bit of the undo file at PATH, as undo_io leaves it
+ * while a run is under way, and seal the header with its checksum.
+ */
+static int mark_unfinished(const char *path)
 {
-	sealed = true;
+	unsigned char hdr[UNDO_HEADER_SIZE];
+	int fd = open(path, O_RDWR | O_CLOEXEC);
+	__u32 crc;
+	int ret = -1;
+
+	if (fd < 0)
+		return -1;
+	if (pread(fd, hdr, sizeof(hdr), 0) != (ssize_t)sizeof(hdr) ||
+	    memcmp(hdr, UNDO_MAGIC, 8)) {
+		errno = EINVAL;
+		goto out;
+	}
+	hdr[UNDO_STATE_OFFSET] &= (unsigned char)~UNDO_STATE_FINISHED;
+	crc = ext2fs_cpu_to_le32(ext2fs_crc32c_le(~0U, hdr, UNDO_CRC_OFFSET));
+	memcpy(hdr + UNDO_CRC_OFFSET, &crc, sizeof(crc));
+	if (pwrite(fd, hdr, sizeof(hdr), 0) == (ssize_t)sizeof(hdr) &&
+	    fsync(fd) == 0)
+		ret = 0;
+out:
+	close(fd);
+	return ret;
+}
+
+int undo_abandon(ext2_filsys fs, const char *path)
+{
+	/*
+	 * Closing the undo manager records the superblock as it is now,
+	 * which e2undo checks the filesystem against, and marks the file
+	 * finished: the mark is taken back right after.
+	 */
 	ext2fs_free(fs);
-	sealed = false;
+	if (undo_file_state(path) == UNDO_EMPTY)
+		return 0;
+	if (mark_unfinished(path) < 0) {
+		gp_warn("%s: marking it unfinished: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }

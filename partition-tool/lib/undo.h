@@ -36,10 +36,11 @@ char *undo_interrupted(const char *target);
 int undo_prepare(const char *path);
 
 /*
- * Close FS, opened with TARGET_WRITE_UNDO, without writing anything more
- * and leaving its undo file marked unfinished, as a crash would: the run
- * did not complete, and a later one must roll it back first.
+ * Close FS, opened with TARGET_WRITE_UNDO, without writing its metadata,
+ * and leave its undo file PATH marked unfinished, as a crash would: the
+ * run did not complete, and a later one must roll it back first.  -1
+ * after a message if the file could not be marked.
  */
-void undo_abandon(ext2_filsys fs);
+int undo_abandon(ext2_filsys fs, const char *path);
 
 #endif

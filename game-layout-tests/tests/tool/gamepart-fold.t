@@ -50,4 +50,8 @@ is "$(cat "$scratch/z")" "Save~Game|Save~Game|" "-z: NUL-separated records, newl
 is "$?|$(cat "$scratch/err")" "2|gamepart: fold: --frobnicate: unknown option; see 'gamepart fold --help'" \
 	"an unknown option: exit 2, the shared message"
 
+"$gamepart" fold --null=yes a 2>"$scratch/err" >/dev/null
+is "$?|$(cat "$scratch/err")" "2|gamepart: fold: --null: takes no argument; see 'gamepart fold --help'" \
+	"a long option given an argument it does not take: exit 2, said so"
+
 done_testing
