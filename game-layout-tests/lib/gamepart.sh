@@ -77,6 +77,17 @@ gamepart_guest_setup() {
 	make_scratch
 }
 
+# gamepart_offline_setup [COMMAND...]: the host side of an offline
+# conversion test: the gamepart under test, e2fsprogs' tools and the
+# COMMANDs, $scratch, and LeakSanitizer told of the undo manager's own
+# leak (data/libext2fs.lsan), or a skip.
+gamepart_offline_setup() {
+	require_gamepart
+	require_cmd debugfs mke2fs e2fsck e2undo "$@"
+	make_scratch
+	export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
+}
+
 # gamepart_on_casefold_image SIZE [GUEST_RUN_OPTIONS...] -- [ARGS...]: the
 # host side of a test whose guest side works on one casefold image of
 # SIZE ($scratch/casefold.img, /dev/vda in the guest), on the patched

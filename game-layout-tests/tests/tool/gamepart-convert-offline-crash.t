@@ -11,10 +11,7 @@
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_gamepart
-require_cmd debugfs mke2fs e2fsck e2undo python3
-make_scratch
-export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
+gamepart_offline_setup python3
 
 src=$scratch/src
 mkdir -p "$src/Game/Data" "$src/Game/Maps" "$src/Game/MAPS" "$src/big"

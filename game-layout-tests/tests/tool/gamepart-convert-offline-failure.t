@@ -10,10 +10,7 @@
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_gamepart
-require_cmd debugfs mke2fs e2fsck e2undo dd od
-make_scratch
-export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
+gamepart_offline_setup dd od
 
 src=$scratch/src
 mkdir -p "$src/Game/Data" "$src/big"

@@ -10,11 +10,7 @@
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_gamepart
-require_cmd debugfs mke2fs e2fsck e2undo python3 cmp
-make_scratch
-# The undo manager's own leak, under an ASan build (see the file).
-export LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan
+gamepart_offline_setup python3 cmp
 
 # A library: a colliding file pair and directory pair, a hard link, a
 # symbolic link, empty and sparse files, a deep chain and a directory of
