@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "online.h"
+#include "directory.h"
 #include "lib/crash.h"
 #include "lib/online.h"
 #include "lib/util.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "online.h"
+#include "directory.h"
 #include "lib/crash.h"
 #include "lib/dirread.h"
 #include "lib/util.h"

@@ -15,7 +15,7 @@
 
 #include <linux/limits.h>
 
-#include "online.h"
+#include "directory.h"
 #include "lib/crash.h"
 #include "lib/online.h"
 #include "lib/util.h"

@@ -25,7 +25,7 @@
 #include <sys/stat.h>
 #include <sys/statvfs.h>
 
-#include "online.h"
+#include "directory.h"
 #include "lib/crash.h"
 #include "lib/fold.h"
 #include "lib/report.h"

@@ -100,7 +100,7 @@ int workspace_open(struct workspace *ws)
 		return -1;
 	}
 	/*
-	 * The work directory has a journal from its making (make_work) until
+	 * The work directory has a journal from its making (workspace_make) until
 	 * the conversion is done; without one, the run that finished was
 	 * stopped before it could remove the directory.
 	 */
@@ -172,7 +172,7 @@ int workspace_make(struct workspace *ws, const struct convert_mode *mode)
 
 /*
  * Remove the work directory, once empty.  A run started after the
- * journal's removal may have removed it first (open_work returns 2).
+ * journal's removal may have removed it first (workspace_open returns 2).
  */
 int workspace_remove_dir(struct workspace *ws)
 {

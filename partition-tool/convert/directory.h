@@ -5,8 +5,8 @@
  * entries with renameat2 (moves.c).  Each step finds its work from the
  * filesystem, so the same calls finish a directory a crash interrupted.
  */
-#ifndef GAMEPART_CONVERT_ONLINE_H
-#define GAMEPART_CONVERT_ONLINE_H
+#ifndef GAMEPART_CONVERT_DIRECTORY_H
+#define GAMEPART_CONVERT_DIRECTORY_H
 
 #include <stdbool.h>
 
