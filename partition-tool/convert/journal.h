@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * The journal of an online conversion: what it records so that an
- * interrupted conversion can be finished (see online.c).
+ * interrupted conversion can be finished (see run.c).
  */
 #ifndef GAMEPART_CONVERT_JOURNAL_H
 #define GAMEPART_CONVERT_JOURNAL_H
