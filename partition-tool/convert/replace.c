@@ -69,7 +69,8 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 	char *parent = parent_path(path);
 	char newname[40];
 	struct stat st;
-	int pfd, dfd = -1, nfd = -1, flags, tries, ret = -1;
+	int pfd, dfd = -1, nfd = -1, tries, ret = -1;
+	bool casefolded;
 
 	snprintf(newname, sizeof(newname), "n%llu",
 		 (unsigned long long)j->ino);
@@ -85,8 +86,8 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 		   unless it was removed too and only "done" was lost. */
 		nfd = dfd;
 		dfd = open_dir_at(ws->workfd, newname);
-		if (dfd < 0 && errno == ENOENT && online_flags(nfd, &flags) == 0 &&
-		    (flags & FS_CASEFOLD_FL)) {
+		if (dfd < 0 && errno == ENOENT &&
+		    online_casefolded(nfd, &casefolded) == 0 && casefolded) {
 			note_planned_renames(ws, out, nfd);
 			goto done;
 		}
@@ -102,9 +103,9 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 		else if (errno != EEXIST)
 			goto work_fail;
 		nfd = open_dir_at(ws->workfd, newname);
-		if (nfd < 0 || online_flags(nfd, &flags) < 0)
+		if (nfd < 0 || online_casefolded(nfd, &casefolded) < 0)
 			goto work_fail;
-		if (!(flags & FS_CASEFOLD_FL)) {
+		if (!casefolded) {
 			if (online_set_casefold(nfd) < 0)
 				goto work_fail;
 			crash_point(ws->crash, "+F set");
