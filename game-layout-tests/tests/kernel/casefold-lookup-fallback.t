@@ -1,13 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
-# An entry hashed under other folding rules (as Linux 6.1.115-6.1.119
+# An entry hashed under other folding rules (as Linux 6.1.113-6.1.119
 # hashed names with ignorable code points) sits in the wrong leaf of a +F
 # directory's hash tree: a hashed lookup misses it (and readdir, which
 # walks the tree in hash order, may skip it as well).  On
 # the patched kernel the casefold_lookup_fallback mount option finds it by
 # a linear search, and says so in the kernel log; without the option the
-# lookup path is unchanged.  e2fsck -fn reports such a directory, and
+# lookup path is unchanged.  Turning it on by remount drops the misses
+# cached before; it is refused on a filesystem without the casefold
+# feature.  e2fsck -fn reports such a directory, and
 # e2fsck -fD repairs it.  The image is edited offline on the host (see
 # plant_stale_entry).
 
@@ -26,14 +28,23 @@ if [ "${1-}" = --guest ]; then
 	ok $? "without the option, other names are found under any case"
 	missing $lib/absent.txt
 	ok $? "without the option, a missing name misses"
-	umount $mnt
 
 	if [ "$kernel" = stock ]; then
+		umount $mnt
 		! mount -o casefold_lookup_fallback /dev/vda $mnt 2>/dev/null
 		ok $? "the stock kernel does not know casefold_lookup_fallback"
 		done_testing
 		exit
 	fi
+
+	# The misses above are cached now.  Turning the option on by remount
+	# must not leave them hiding the entry it exists to find.
+	mount -o remount,casefold_lookup_fallback $mnt
+	ok $? "mount -o remount,casefold_lookup_fallback, no unmount in between"
+	is "$(cat "$lib/$stale" 2>/dev/null)" stale \
+		"after the remount, the miss cached before it is looked up again and finds the entry"
+	umount $mnt
+
 	mount_disk /dev/vda $mnt casefold_lookup_fallback
 	ok $? "mount -o casefold_lookup_fallback"
 	grep -q " $mnt ext4 .*casefold_lookup_fallback" /proc/mounts
@@ -49,7 +60,14 @@ if [ "${1-}" = --guest ]; then
 	echo 2 >/proc/sys/vm/drop_caches
 	! grep -q " $mnt ext4 .*casefold_lookup_fallback" /proc/mounts && missing "$lib/$stale"
 	ok $? "remounted with nocasefold_lookup_fallback, the stale entry is missed again"
-	cf_done
+	umount $mnt
+
+	! mount -o casefold_lookup_fallback /dev/vdb $mnt 2>/dev/null
+	ok $? "refused on a filesystem without the casefold feature"
+	dmesg | grep -q "casefold_lookup_fallback needs the casefold feature"
+	ok $? "the kernel log says why"
+	done_testing
+	exit
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
@@ -87,9 +105,12 @@ is $? 4 "e2fsck -fn reports the directory (exit 4)"
 grep -q "Problem in HTREE directory inode .*bad .* hash" "$scratch/fsck"
 ok $? "e2fsck -fn: 'Problem in HTREE directory inode ...: block ... has bad ... hash'"
 
+truncate -s 32M "$scratch/plain.img" && mkfs.ext4 -q -F "$scratch/plain.img"
+ok $? "an image without the casefold feature"
 for k in $(test_kernels); do
 	cp --sparse=always "$scratch/stale.img" "$scratch/$k.img"
-	guest_run "$k" --disk "$scratch/$k.img" -- "$(kernel_role $k)"
+	guest_run "$k" --disk "$scratch/$k.img" --disk "$scratch/plain.img" \
+		-- "$(kernel_role $k)"
 done
 
 cp --sparse=always "$scratch/stale.img" "$scratch/fixed.img"
