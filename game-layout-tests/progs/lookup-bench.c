@@ -23,6 +23,15 @@
  * names no earlier run has seen.
  *
  * Output: one line per kind, "KIND NS".
+ *
+ *   lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR
+ *
+ * probe-create times what an installer or a mod manager does before it
+ * writes a file: PROBES checks that a name is absent, with faccessat() and
+ * AT_SYMLINK_NOFOLLOW (a lookup without intent flags), then the file is
+ * created with the name in another case.  NAMES new files per round, and
+ * the best round is printed as "probe-create NS", per name.  The files
+ * stay behind; each round's names carry its number, from FIRST.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -100,6 +109,75 @@ static double round_ns(int dirfd, long lookups, char (*fixed)[64],
 	return (now_ns() - start) / lookups;
 }
 
+/* One round of probe-create: nanoseconds per name. */
+static double probe_create_ns(int dirfd, long names, long probes, long round)
+{
+	char probe[64], create[64];
+	double start = now_ns();
+	long i, k;
+
+	for (i = 0; i < names; i++) {
+		int fd;
+
+		snprintf(probe, sizeof(probe), "New-%ld-%06ld.Dat", round, i);
+		snprintf(create, sizeof(create), "new-%ld-%06ld.dat", round, i);
+		for (k = 0; k < probes; k++)
+			if (!faccessat(dirfd, probe, F_OK, AT_SYMLINK_NOFOLLOW) ||
+			    errno != ENOENT) {
+				fprintf(stderr, "lookup-bench: %s: not missing\n",
+					probe);
+				return -1;
+			}
+		fd = openat(dirfd, create, O_WRONLY | O_CREAT | O_EXCL, 0644);
+		if (fd < 0) {
+			fprintf(stderr, "lookup-bench: %s: %s\n", create,
+				strerror(errno));
+			return -1;
+		}
+		close(fd);
+	}
+	return (now_ns() - start) / names;
+}
+
+static int probe_create(int argc, char **argv)
+{
+	long rounds = 5, names = 2000, probes = 3, first = 0, r;
+	double best = 0;
+	int c, dirfd;
+
+	optind = 2;
+	while ((c = getopt(argc, argv, "r:n:p:f:")) != -1) {
+		if (c == 'r')
+			rounds = atol(optarg);
+		else if (c == 'n')
+			names = atol(optarg);
+		else if (c == 'p')
+			probes = atol(optarg);
+		else if (c == 'f')
+			first = atol(optarg);
+		else
+			return 2;
+	}
+	if (optind != argc - 1 || names < 1)
+		return 2;
+	dirfd = open(argv[optind], O_RDONLY | O_DIRECTORY);
+	if (dirfd < 0) {
+		fprintf(stderr, "lookup-bench: %s: %s\n", argv[optind],
+			strerror(errno));
+		return 1;
+	}
+	for (r = 0; r < rounds; r++) {
+		double t = probe_create_ns(dirfd, names, probes, first + r);
+
+		if (t < 0)
+			return 1;
+		if (!r || t < best)
+			best = t;
+	}
+	printf("probe-create %.0f\n", best);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	long rounds = 5, lookups = 20000, first = 0, r;
@@ -113,9 +191,12 @@ int main(int argc, char **argv)
 
 	if (argc == 4 && !strcmp(argv[1], "populate"))
 		return populate(argv[2], atol(argv[3]));
+	if (argc >= 3 && !strcmp(argv[1], "probe-create"))
+		return probe_create(argc, argv);
 	if (argc < 3 || strcmp(argv[1], "measure")) {
 		fputs("Usage: lookup-bench populate DIR COUNT\n"
-		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n",
+		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n"
+		      "       lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR\n",
 		      stderr);
 		return 2;
 	}
