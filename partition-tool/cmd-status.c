@@ -6,7 +6,7 @@
  *
  * Offline (an unmounted device or image) everything comes from libext2fs.
  * Online (a directory) the flags come from FS_IOC_GETFLAGS.  The encoding
- * and strict flag come from /sys/fs/ext4/DEV/encoding{,_flags} on kernels
+ * and its flags come from /sys/fs/ext4/DEV/encoding{,_flags} on kernels
  * with the gamepart series; otherwise (stock Linux 6.1 reports them
  * nowhere) they are read from the filesystem's block device when we may
  * read it, and are "unknown" if not.
@@ -49,6 +49,7 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 		     bool kernel_ok)
 {
 	const char *name;
+	char flags[96];
 
 	printf("target:     %s (%s)\n", t->arg,
 	       t->kind == TARGET_ONLINE ? "mounted, online" : "unmounted, offline");
@@ -73,6 +74,8 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 		printf("strict:     %s\n",
 		       fi->encoding_flags & EXT4_ENC_STRICT_MODE_FL ?
 		       "yes (names that are not valid UTF-8 are refused)" : "no");
+		encoding_flags_text(fi->encoding_flags, flags, sizeof(flags));
+		printf("flags:      %s\n", flags);
 	}
 	if (fi->known && t->kind == TARGET_ONLINE)
 		printf("read from:  %s\n", fi->source);

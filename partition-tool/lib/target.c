@@ -76,25 +76,35 @@ static bool read_line(const char *path, char *buf, size_t size)
 }
 
 /*
- * From the kernel: /sys/fs/ext4/DEV/encoding ("utf8-12.1.0") and
- * encoding_flags ("strict" or empty), which kernels with the gamepart
- * series show for filesystems that have an encoding, to anyone.
+ * From the kernel: /sys/fs/ext4/DEV/encoding and encoding_flags, which
+ * kernels with the gamepart series show for every ext4 filesystem, to
+ * anyone, in the form of f2fs's files of the same names: "UTF-8 (12.1.0)"
+ * or "(none)", and s_encoding_flags in hexadecimal.  The files are absent
+ * on other kernels.
  */
 static bool sysfs_fsinfo(struct fs_info *info, const char *name)
 {
-	char path[128], value[64];
+	char path[128], value[64], *end;
+	unsigned long flags;
 
 	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding", name);
 	if (!read_line(path, value, sizeof(value)))
 		return false;
 	info->known = true;
-	info->casefold_feature = true;
-	/* The kernel gives the Unicode version in full: 12.1.0. */
-	info->encoding = !strcmp(value, "utf8-12.1.0") ? EXT4_ENC_UTF8_12_1 : -1;
-	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
-	if (read_line(path, value, sizeof(value)) && !strcmp(value, "strict"))
-		info->encoding_flags = EXT4_ENC_STRICT_MODE_FL;
 	snprintf(info->source, sizeof(info->source), "/sys/fs/ext4/%.64s", name);
+	if (!strcmp(value, "(none)")) {
+		info->casefold_feature = false;
+		return true;
+	}
+	info->casefold_feature = true;
+	info->encoding = !strcmp(value, "UTF-8 (12.1.0)") ? EXT4_ENC_UTF8_12_1 : -1;
+	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
+	if (!read_line(path, value, sizeof(value)))
+		return true;
+	errno = 0;
+	flags = strtoul(value, &end, 16);
+	if (!errno && end != value && !*end && flags <= 0xffff)
+		info->encoding_flags = (int)flags;
 	return true;
 }
 
@@ -310,6 +320,33 @@ void target_close(struct target *t)
 const char *encoding_name(int encoding)
 {
 	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
+}
+
+void encoding_flags_text(int flags, char *buf, size_t size)
+{
+	static const struct {
+		int bit;
+		const char *name;
+	} known[] = {
+		{ EXT4_ENC_STRICT_MODE_FL, "strict" },
+		{ EXT4_ENC_NO_COMPAT_FALLBACK_FL, "no-compat-fallback" },
+	};
+	size_t i, len;
+	int rest = flags;
+
+	len = (size_t)snprintf(buf, size, "0x%x", flags);
+	for (i = 0; i < sizeof(known) / sizeof(known[0]) && len < size; i++) {
+		if (!(flags & known[i].bit))
+			continue;
+		len += (size_t)snprintf(buf + len, size - len, "%s%s",
+					rest == flags ? " (" : ", ", known[i].name);
+		rest &= ~known[i].bit;
+	}
+	if (rest && len < size)
+		len += (size_t)snprintf(buf + len, size - len, "%sunknown 0x%x",
+					rest == flags ? " (" : ", ", rest);
+	if (flags && len < size)
+		snprintf(buf + len, size - len, ")");
 }
 
 struct folder *target_folder(const struct target *t, bool say_assumed)

@@ -25,7 +25,7 @@ dumpe2fs_field "$img" "Filesystem features" | grep -qw casefold
 ok $? "casefold feature is on"
 is "$(dumpe2fs_field "$img" "Character encoding")" utf8-12.1 "encoding utf8-12.1"
 is "$(sb_u16 "$img" 0x27c)" 1 "s_encoding is 1 (EXT4_ENC_UTF8_12_1)"
-is "$(sb_u16 "$img" 0x27e)" 0 "s_encoding_flags is 0 without --strict"
+is "$(sb_u16 "$img" 0x27e)" 2 "s_encoding_flags is 0x2 (no-compat-fallback) without --strict"
 is "$(dumpe2fs_field "$img" "Filesystem volume name")" SteamLib "label SteamLib"
 is "$(dumpe2fs_field "$img" "Reserved block count")" 0 "no reserved blocks"
 is "$(owner_of "$img" /)" 1000:1000 "the root directory belongs to the owner"
@@ -45,7 +45,7 @@ ok $? "e2fsck -fn finds the filesystem clean"
 strict=$scratch/strict.img
 "$gp" create --size 32M --strict --owner 70000:100001 "$strict" >/dev/null
 ok $? "create --strict --owner 70000:100001 succeeds"
-is "$(sb_u16 "$strict" 0x27e)" 1 "s_encoding_flags has the strict bit"
+is "$(sb_u16 "$strict" 0x27e)" 3 "s_encoding_flags is 0x3: strict, and no-compat-fallback"
 is "$(dumpe2fs_field "$strict" "Filesystem volume name")" gamedata "default label gamedata"
 is "$(owner_of "$strict" steamapps/common)" 70000:100001 "ids above 65535 are stored whole (high 16 bits)"
 e2fsck -fn "$strict" >/dev/null 2>&1

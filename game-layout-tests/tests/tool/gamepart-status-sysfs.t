@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
 # gamepart status online, run by an unprivileged user who cannot read the
-# block device: on the patched kernel it learns the encoding and the strict
-# flag from /sys/fs/ext4/<dev>; on the stock kernel it cannot, and says
+# block device: on the patched kernel it learns the encoding and its flags
+# (all of them: gamepart create sets strict and no-compat-fallback), or that
+# there is none, from /sys/fs/ext4/<dev>; on the stock kernel it cannot, and says
 # "unknown" with the reason.  As root it reads the superblock on stock.
 
 if [ "${1-}" = --guest ]; then
@@ -27,7 +28,16 @@ if [ "${1-}" = --guest ]; then
 		is "$(field encoding)" utf8-12.1 "patched, as nobody: encoding utf8-12.1"
 		field strict | grep -q '^yes'
 		ok $? "patched, as nobody: strict yes"
+		is "$(field flags)" "0x3 (strict, no-compat-fallback)" \
+			"patched, as nobody: every flag, from encoding_flags"
 		is "$(field 'read from')" /sys/fs/ext4/vda "patched: read from /sys/fs/ext4/vda"
+		mount_disk /dev/vdb /tmp/plain && chmod 755 /tmp/plain
+		setpriv --reuid=65534 --regid=65534 --clear-groups \
+			"$gp" status /tmp/plain >/tmp/out 2>/tmp/err
+		is "$(field casefold)" "feature off" \
+			"patched, as nobody, no casefold feature: 'feature off', from encoding (none)"
+		is "$(field 'read from')" /sys/fs/ext4/vdb "patched: read from /sys/fs/ext4/vdb"
+		umount /tmp/plain
 	fi
 	umount $mnt
 	done_testing
@@ -41,9 +51,10 @@ require_gamepart
 require_cmd setpriv
 make_scratch
 "$gp" create --size 64M --strict "$scratch/lib.img" >/dev/null || exit 1
+truncate -s 32M "$scratch/plain.img" && mkfs.ext4 -q -F "$scratch/plain.img" || exit 1
 chmod 755 "$scratch"
 for k in $(test_kernels); do
-	guest_run "$k" --env "GAMEPART=$gp" --disk "$scratch/lib.img" -- \
-		"$(kernel_role $k)"
+	guest_run "$k" --env "GAMEPART=$gp" --disk "$scratch/lib.img" \
+		--disk "$scratch/plain.img" -- "$(kernel_role $k)"
 done
 done_testing
