@@ -16,6 +16,16 @@ struct folder;
 struct dir_entry;
 
 /*
+ * s_encoding_flags bit 1: no name was hashed under other folding rules, so
+ * a hashed miss needs no linear search (folding itself is unchanged).  The
+ * kernel's SB_ENC_NO_COMPAT_FALLBACK_FL (upstream commit 9e28059d5664);
+ * e2fsprogs 1.47.0 does not define it.
+ */
+#ifndef EXT4_ENC_NO_COMPAT_FALLBACK_FL
+#define EXT4_ENC_NO_COMPAT_FALLBACK_FL	0x0002
+#endif
+
+/*
  * The rules of a filesystem with superblock fields s_encoding (e.g.
  * EXT4_ENC_UTF8_12_1) and s_encoding_flags (EXT4_ENC_STRICT_MODE_FL).
  * NULL when libext2fs does not know the encoding.

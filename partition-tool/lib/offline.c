@@ -17,6 +17,7 @@
 #include <ext2fs/ext2fs.h>
 
 #include "crash.h"
+#include "fold.h"
 #include "offline.h"
 #include "util.h"
 
@@ -61,7 +62,13 @@ errcode_t offline_enable_casefold(ext2_filsys fs)
 		return EXT2_ET_UNIMPLEMENTED;
 	ext2fs_set_feature_casefold(fs->super);
 	fs->super->s_encoding = EXT4_ENC_UTF8_12_1;
-	fs->super->s_encoding_flags = e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1);
+	/*
+	 * As tune2fs -O casefold does, plus no-compat-fallback: without the
+	 * feature no directory was casefolded, so no name was hashed under
+	 * other folding rules (see provision.c).
+	 */
+	fs->super->s_encoding_flags = e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1) |
+				      EXT4_ENC_NO_COMPAT_FALLBACK_FL;
 	fs->encoding = table;
 	ext2fs_mark_super_dirty(fs);
 	return 0;

@@ -91,16 +91,6 @@ struct folder;
 struct folder *target_folder(const struct target *t, bool say_assumed);
 
 /*
- * s_encoding_flags bit 1: no entry was hashed under other folding rules, so
- * a hashed miss needs no linear search.  The kernel's
- * SB_ENC_NO_COMPAT_FALLBACK_FL (upstream commit 9e28059d5664); e2fsprogs
- * 1.47.0 does not define it.
- */
-#ifndef EXT4_ENC_NO_COMPAT_FALLBACK_FL
-#define EXT4_ENC_NO_COMPAT_FALLBACK_FL	0x0002
-#endif
-
-/*
  * FLAGS as "0x3 (strict, no-compat-fallback)": the value in hexadecimal,
  * then the names of the bits, bits gamepart does not know in hexadecimal.
  */

@@ -71,6 +71,8 @@ ok $? "e2fsck -fn is clean afterwards" || diag "$(head -20 "$scratch/fsck")"
 grep -qw casefold <<<"$(dumpe2fs_field "$img" "Filesystem features")"
 ok $? "the casefold feature is on"
 is "$(dumpe2fs_field "$img" "Character encoding")" utf8-12.1 "the encoding is utf8-12.1"
+is "$(sb_u16 "$img" 0x27e)" 2 \
+	"s_encoding_flags 0x2: no name was hashed under other rules (no-compat-fallback)"
 mapfile -t dirs < <(image_dirs "$img")
 is "$(count_casefolded "$img" "${dirs[@]}")" "${#dirs[@]}" "all ${#dirs[@]} directories are +F"
 is "$(($(inode_flags "$img" /big) & 0x1000))" $((0x1000)) "the 3,000-entry directory has a hash index"
