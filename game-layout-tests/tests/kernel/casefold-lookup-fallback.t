@@ -7,8 +7,10 @@
 # walks the tree in hash order, may skip it as well).  On
 # the patched kernel the casefold_lookup_fallback mount option finds it by
 # a linear search, and says so in the kernel log; without the option the
-# lookup path is unchanged.  Turning it on by remount drops the misses
-# cached before; it is refused on a filesystem without the casefold
+# lookup path is unchanged.  Turning it on by remount takes effect for
+# the misses cached before (reconfigure_super() shrinks the dcache on
+# every remount: this guards that, and passes on part 1 of the series
+# too); the option is refused on a filesystem without the casefold
 # feature.  e2fsck -fn reports such a directory, and
 # e2fsck -fD repairs it.  The image is edited offline on the host (see
 # plant_stale_entry).
