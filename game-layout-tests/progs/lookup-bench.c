@@ -24,6 +24,13 @@
  *
  * Output: one line per kind, "KIND NS".
  *
+ *   lookup-bench list [-r ROUNDS] [-n LISTINGS] DIR
+ *
+ * list times reading a whole directory as ls and Wine's FindFirstFileW do:
+ * open(), getdents64() until it returns 0, close(); LISTINGS times per
+ * round, and prints the best round as "list NS ENTRIES", in nanoseconds
+ * per entry listed.
+ *
  *   lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR
  *
  * probe-create times what an installer or a mod manager does before it
@@ -33,12 +40,14 @@
  * the best round is printed as "probe-create NS", per name.  The files
  * stay behind; each round's names carry its number, from FIRST.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -107,6 +116,62 @@ static double round_ns(int dirfd, long lookups, char (*fixed)[64],
 		}
 	}
 	return (now_ns() - start) / lookups;
+}
+
+/* One listing of DIR: the number of entries, or -1. */
+static long list_once(const char *dir)
+{
+	static char buf[32768];
+	long entries = 0, n, off;
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0) {
+		fprintf(stderr, "lookup-bench: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
+		for (off = 0; off < n;
+		     off += ((struct dirent64 *)(buf + off))->d_reclen)
+			entries++;
+	}
+	if (n < 0)
+		fprintf(stderr, "lookup-bench: %s: getdents64: %s\n", dir,
+			strerror(errno));
+	close(fd);
+	return n < 0 ? -1 : entries;
+}
+
+static int list(int argc, char **argv)
+{
+	long rounds = 5, listings = 5, entries = 0, r, i;
+	double best = 0;
+	int c;
+
+	optind = 2;
+	while ((c = getopt(argc, argv, "r:n:")) != -1) {
+		if (c == 'r')
+			rounds = atol(optarg);
+		else if (c == 'n')
+			listings = atol(optarg);
+		else
+			return 2;
+	}
+	if (optind != argc - 1 || rounds < 1 || listings < 1)
+		return 2;
+	for (r = 0; r < rounds; r++) {
+		double start = now_ns(), t;
+
+		for (i = 0; i < listings; i++) {
+			entries = list_once(argv[optind]);
+			if (entries <= 0)
+				return 1;
+		}
+		t = (now_ns() - start) / listings / entries;
+		if (!r || t < best)
+			best = t;
+	}
+	printf("list %.1f %ld\n", best, entries);
+	return 0;
 }
 
 /* One round of probe-create: nanoseconds per name. */
@@ -193,9 +258,12 @@ int main(int argc, char **argv)
 		return populate(argv[2], atol(argv[3]));
 	if (argc >= 3 && !strcmp(argv[1], "probe-create"))
 		return probe_create(argc, argv);
+	if (argc >= 3 && !strcmp(argv[1], "list"))
+		return list(argc, argv);
 	if (argc < 3 || strcmp(argv[1], "measure")) {
 		fputs("Usage: lookup-bench populate DIR COUNT\n"
 		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n"
+		      "       lookup-bench list [-r ROUNDS] [-n LISTINGS] DIR\n"
 		      "       lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR\n",
 		      stderr);
 		return 2;

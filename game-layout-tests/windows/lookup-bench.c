@@ -15,6 +15,9 @@
  *   miss83  a missing legal 8.3 name (D3DX9_43.DLL-like), a new one each
  *           time: Wine scans the directory for these even where the
  *           filesystem folds case (see NOTES.md on find_file_in_dir)
+ *   list    FindFirstFileW("DIR\\*.dds"), as a game looks for its
+ *           textures: Wine reads the whole directory and finds none
+ *           (at least 4 requests, each a whole listing)
  *
  * Every answer is checked (found or ERROR_FILE_NOT_FOUND), so what is
  * timed is the real lookup.  Output, one line per directory and kind:
@@ -29,9 +32,11 @@
 #define MIN_REQUESTS 16
 #define MAX_REQUESTS 100000
 
-enum kind { EXACT, CASE, MISS, MISS83, KINDS };
+enum kind { EXACT, CASE, MISS, MISS83, LIST, KINDS };
 
-static const char *const kind_names[KINDS] = { "exact", "case", "miss", "miss83" };
+static const char *const kind_names[KINDS] = {
+	"exact", "case", "miss", "miss83", "list"
+};
 
 static LARGE_INTEGER ticks_per_second;
 
@@ -82,8 +87,11 @@ static void request_path(wchar_t *out, const wchar_t *dir, long entries,
 		_snwprintf(out, MAX_PATH, L"%ls\\missing-file-%d-%06ld.dll", dir,
 			   round, i);
 		break;
-	default:
+	case MISS83:
 		_snwprintf(out, MAX_PATH, L"%ls\\Q%d%06ld.DLL", dir, round % 10, i);
+		break;
+	default:
+		_snwprintf(out, MAX_PATH, L"%ls\\*.dds", dir);
 		break;
 	}
 	out[MAX_PATH - 1] = 0;
@@ -97,16 +105,24 @@ static double time_kind(const wchar_t *dir, long entries, enum kind kind,
 	double start = now_us(), elapsed = 0;
 	long i;
 
-	for (i = 0; i < MAX_REQUESTS && (i < MIN_REQUESTS || elapsed < min_us); i++) {
+	long min_requests = kind == LIST ? 4 : MIN_REQUESTS;
+
+	for (i = 0; i < MAX_REQUESTS && (i < min_requests || elapsed < min_us); i++) {
 		int want = kind == EXACT || kind == CASE;
+		WIN32_FIND_DATAW data;
 		HANDLE file;
 		DWORD err;
 
 		request_path(path, dir, entries, kind, round, i);
-		file = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ, NULL,
-				   OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
+		if (kind == LIST)
+			file = FindFirstFileW(path, &data);
+		else
+			file = CreateFileW(path, GENERIC_READ, FILE_SHARE_READ, NULL,
+					   OPEN_EXISTING, FILE_ATTRIBUTE_NORMAL, NULL);
 		err = GetLastError();
-		if (file != INVALID_HANDLE_VALUE)
+		if (file != INVALID_HANDLE_VALUE && kind == LIST)
+			FindClose(file);
+		else if (file != INVALID_HANDLE_VALUE)
 			CloseHandle(file);
 		if (want != (file != INVALID_HANDLE_VALUE) ||
 		    (!want && err != ERROR_FILE_NOT_FOUND)) {
