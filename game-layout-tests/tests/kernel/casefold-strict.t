@@ -25,6 +25,9 @@ if [ "${1-}" = --guest ]; then
 		! mkdir "$ci/$truncated" 2>/dev/null
 		ok $? "strict: mkdir of a truncated sequence in +F fails"
 		is "$(ls -A $ci | wc -l)" 0 "strict: nothing was created"
+		err=$(stat -- "$ci/$bad" 2>&1)
+		[[ $err == *"Invalid argument"* ]]
+		ok $? "strict: a lookup of save\\xff.dat in +F fails with EINVAL, not ENOENT"
 		touch "$cs/$bad"
 		ok $? "strict: a plain directory takes save\\xff.dat"
 		echo x >"$ci/Caf$(printf '\xc3\xa9')"
