@@ -62,16 +62,23 @@ errcode_t offline_enable_casefold(ext2_filsys fs)
 		return EXT2_ET_UNIMPLEMENTED;
 	ext2fs_set_feature_casefold(fs->super);
 	fs->super->s_encoding = EXT4_ENC_UTF8_12_1;
-	/*
-	 * As tune2fs -O casefold does, plus no-compat-fallback: without the
-	 * feature no directory was casefolded, so no name was hashed under
-	 * other folding rules (see provision.c).
-	 */
-	fs->super->s_encoding_flags = e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1) |
-				      EXT4_ENC_NO_COMPAT_FALLBACK_FL;
+	fs->super->s_encoding_flags = e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1);
 	fs->encoding = table;
-	ext2fs_mark_super_dirty(fs);
+	/* Without the feature no directory was casefolded. */
+	offline_set_no_compat_fallback(fs);
 	return 0;
+}
+
+void offline_set_no_compat_fallback(ext2_filsys fs)
+{
+	/*
+	 * Kernels that search a casefolded directory linearly after every
+	 * hashed miss (upstream since 9e28059d5664, unless this flag is set)
+	 * then need not.  mke2fs and tune2fs 1.47.0 cannot set it; Linux 6.1
+	 * and e2fsck 1.47.0 accept it and ignore it.
+	 */
+	fs->super->s_encoding_flags |= EXT4_ENC_NO_COMPAT_FALLBACK_FL;
+	ext2fs_mark_super_dirty(fs);
 }
 
 bool offline_needs_fsck(ext2_filsys fs)

@@ -29,8 +29,18 @@ struct offline_dir_attrs {
 errcode_t offline_mkdir(ext2_filsys fs, ext2_ino_t parent, const char *name,
 			const struct offline_dir_attrs *a, ext2_ino_t *ino);
 
-/* Turn the casefold feature on, as tune2fs -O casefold does. */
+/*
+ * Turn the casefold feature on, as tune2fs -O casefold does, and mark it
+ * as offline_set_no_compat_fallback() does.
+ */
 errcode_t offline_enable_casefold(ext2_filsys fs);
+
+/*
+ * Set the encoding flag no-compat-fallback (0x2): no name on FS was hashed
+ * under other folding rules.  Only for a filesystem that has just been
+ * made or has just had the casefold feature turned on.
+ */
+void offline_set_no_compat_fallback(ext2_filsys fs);
 
 /* Whether FS was not cleanly unmounted or has recorded errors. */
 bool offline_needs_fsck(ext2_filsys fs);

@@ -271,15 +271,8 @@ static int lay_out(const struct provision_opts *o, const struct layout *l)
 		gp_warn("%s: %s", o->target, error_message(err));
 		goto out;
 	}
-	/*
-	 * No name on a new filesystem was hashed under other folding rules,
-	 * so kernels that search a casefolded directory linearly after every
-	 * hashed miss (upstream since 9e28059d5664, unless this flag is set)
-	 * need not.  mke2fs 1.47.0 cannot set it; Linux 6.1 and e2fsck 1.47.0
-	 * accept it and ignore it.
-	 */
-	fs->super->s_encoding_flags |= EXT4_ENC_NO_COMPAT_FALLBACK_FL;
-	ext2fs_mark_super_dirty(fs);
+	/* No name on a new filesystem was hashed under other folding rules. */
+	offline_set_no_compat_fallback(fs);
 	for (i = 0; i < l->count; i++) {
 		const char *slash = strrchr(l->dirs[i].path, '/');
 		ext2_ino_t parent = EXT2_ROOT_INO;
