@@ -43,6 +43,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -59,16 +60,77 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+static int usage(void)
+{
+	fputs("Usage: lookup-bench populate DIR COUNT\n"
+	      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n"
+	      "       lookup-bench list [-r ROUNDS] [-n LISTINGS] DIR\n"
+	      "       lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR\n",
+	      stderr);
+	return 2;
+}
+
+/* DIR opened for the *at() calls, or -1 with the reason printed. */
+static int open_dir(const char *dir)
+{
+	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+
+	if (fd < 0)
+		fprintf(stderr, "lookup-bench: %s: %s\n", dir, strerror(errno));
+	return fd;
+}
+
+/* What follows a subcommand: its options, then one DIR. */
+struct options {
+	long rounds;	/* -r */
+	long count;	/* -n: lookups, listings or names */
+	long probes;	/* -p */
+	long first;	/* -f */
+	const char *dir;
+};
+
+/*
+ * Parse the options OPTSTRING allows into O, which holds the subcommand's
+ * defaults, and the one DIR after them; false on a usage error.
+ */
+static bool parse_options(int argc, char **argv, const char *optstring,
+			  struct options *o)
+{
+	int c;
+
+	optind = 2;
+	while ((c = getopt(argc, argv, optstring)) != -1) {
+		switch (c) {
+		case 'r':
+			o->rounds = atol(optarg);
+			break;
+		case 'n':
+			o->count = atol(optarg);
+			break;
+		case 'p':
+			o->probes = atol(optarg);
+			break;
+		case 'f':
+			o->first = atol(optarg);
+			break;
+		default:
+			return false;
+		}
+	}
+	if (optind != argc - 1 || o->rounds < 1 || o->count < 1)
+		return false;
+	o->dir = argv[optind];
+	return true;
+}
+
 static int populate(const char *dir, long count)
 {
 	char name[64];
 	long i;
-	int dirfd = open(dir, O_RDONLY | O_DIRECTORY);
+	int dirfd = open_dir(dir);
 
-	if (dirfd < 0) {
-		fprintf(stderr, "lookup-bench: %s: %s\n", dir, strerror(errno));
+	if (dirfd < 0)
 		return 1;
-	}
 	for (i = 0; i < count; i++) {
 		int fd;
 
@@ -123,12 +185,10 @@ static long list_once(const char *dir)
 {
 	static char buf[32768];
 	long entries = 0, n, off;
-	int fd = open(dir, O_RDONLY | O_DIRECTORY);
+	int fd = open_dir(dir);
 
-	if (fd < 0) {
-		fprintf(stderr, "lookup-bench: %s: %s\n", dir, strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
 	while ((n = syscall(SYS_getdents64, fd, buf, sizeof(buf))) > 0) {
 		for (off = 0; off < n;
 		     off += ((struct dirent64 *)(buf + off))->d_reclen)
@@ -143,30 +203,21 @@ static long list_once(const char *dir)
 
 static int list(int argc, char **argv)
 {
-	long rounds = 5, listings = 5, entries = 0, r, i;
+	struct options o = { .rounds = 5, .count = 5 };
+	long entries = 0, r, i;
 	double best = 0;
-	int c;
 
-	optind = 2;
-	while ((c = getopt(argc, argv, "r:n:")) != -1) {
-		if (c == 'r')
-			rounds = atol(optarg);
-		else if (c == 'n')
-			listings = atol(optarg);
-		else
-			return 2;
-	}
-	if (optind != argc - 1 || rounds < 1 || listings < 1)
-		return 2;
-	for (r = 0; r < rounds; r++) {
+	if (!parse_options(argc, argv, "r:n:", &o))
+		return usage();
+	for (r = 0; r < o.rounds; r++) {
 		double start = now_ns(), t;
 
-		for (i = 0; i < listings; i++) {
-			entries = list_once(argv[optind]);
+		for (i = 0; i < o.count; i++) {
+			entries = list_once(o.dir);
 			if (entries <= 0)
 				return 1;
 		}
-		t = (now_ns() - start) / listings / entries;
+		t = (now_ns() - start) / o.count / entries;
 		if (!r || t < best)
 			best = t;
 	}
@@ -206,33 +257,18 @@ static double probe_create_ns(int dirfd, long names, long probes, long round)
 
 static int probe_create(int argc, char **argv)
 {
-	long rounds = 5, names = 2000, probes = 3, first = 0, r;
+	struct options o = { .rounds = 5, .count = 2000, .probes = 3 };
 	double best = 0;
-	int c, dirfd;
+	int dirfd;
+	long r;
 
-	optind = 2;
-	while ((c = getopt(argc, argv, "r:n:p:f:")) != -1) {
-		if (c == 'r')
-			rounds = atol(optarg);
-		else if (c == 'n')
-			names = atol(optarg);
-		else if (c == 'p')
-			probes = atol(optarg);
-		else if (c == 'f')
-			first = atol(optarg);
-		else
-			return 2;
-	}
-	if (optind != argc - 1 || names < 1)
-		return 2;
-	dirfd = open(argv[optind], O_RDONLY | O_DIRECTORY);
-	if (dirfd < 0) {
-		fprintf(stderr, "lookup-bench: %s: %s\n", argv[optind],
-			strerror(errno));
+	if (!parse_options(argc, argv, "r:n:p:f:", &o))
+		return usage();
+	dirfd = open_dir(o.dir);
+	if (dirfd < 0)
 		return 1;
-	}
-	for (r = 0; r < rounds; r++) {
-		double t = probe_create_ns(dirfd, names, probes, first + r);
+	for (r = 0; r < o.rounds; r++) {
+		double t = probe_create_ns(dirfd, o.count, o.probes, o.first + r);
 
 		if (t < 0)
 			return 1;
@@ -245,14 +281,15 @@ static int probe_create(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	long rounds = 5, lookups = 20000, first = 0, r;
+	struct options o = { .rounds = 5, .count = 20000 };
+	long r;
 	double best[4] = { 0 };
 	static const char *const kinds[4] = {
 		"repeat-miss", "first-miss", "hit-exact", "hit-case"
 	};
 	static char missing[FIXED_NAMES][64], exact[FIXED_NAMES][64],
 		    upper[FIXED_NAMES][64];
-	int c, k, dirfd;
+	int k, dirfd;
 
 	if (argc == 4 && !strcmp(argv[1], "populate"))
 		return populate(argv[2], atol(argv[3]));
@@ -260,46 +297,27 @@ int main(int argc, char **argv)
 		return probe_create(argc, argv);
 	if (argc >= 3 && !strcmp(argv[1], "list"))
 		return list(argc, argv);
-	if (argc < 3 || strcmp(argv[1], "measure")) {
-		fputs("Usage: lookup-bench populate DIR COUNT\n"
-		      "       lookup-bench measure [-r ROUNDS] [-n LOOKUPS] [-f FIRST] DIR\n"
-		      "       lookup-bench list [-r ROUNDS] [-n LISTINGS] DIR\n"
-		      "       lookup-bench probe-create [-r ROUNDS] [-n NAMES] [-p PROBES] [-f FIRST] DIR\n",
-		      stderr);
-		return 2;
-	}
-	optind = 2;
-	while ((c = getopt(argc, argv, "r:n:f:")) != -1) {
-		if (c == 'r')
-			rounds = atol(optarg);
-		else if (c == 'n')
-			lookups = atol(optarg);
-		else if (c == 'f')
-			first = atol(optarg);
-		else
-			return 2;
-	}
-	dirfd = open(argv[optind], O_RDONLY | O_DIRECTORY);
-	if (dirfd < 0) {
-		fprintf(stderr, "lookup-bench: %s: %s\n", argv[optind],
-			strerror(errno));
+	if (argc < 3 || strcmp(argv[1], "measure") ||
+	    !parse_options(argc, argv, "r:n:f:", &o))
+		return usage();
+	dirfd = open_dir(o.dir);
+	if (dirfd < 0)
 		return 1;
-	}
 	for (k = 0; k < FIXED_NAMES; k++) {
 		snprintf(missing[k], sizeof(missing[k]), "missing-file-%02d.dll", k);
 		snprintf(exact[k], sizeof(exact[k]), "file-%06d.dat", k);
 		snprintf(upper[k], sizeof(upper[k]), "FILE-%06d.DAT", k);
 	}
-	for (r = 0; r < rounds; r++) {
+	for (r = 0; r < o.rounds; r++) {
 		double t[4];
 
-		t[0] = round_ns(dirfd, lookups, missing, NULL, r, 0);
+		t[0] = round_ns(dirfd, o.count, missing, NULL, r, 0);
 		/* Fewer: each one may read the directory's blocks. */
-		t[1] = round_ns(dirfd, lookups / 10, NULL,
-				"miss-%ld-%ld.dll", first + r, 0);
-		t[2] = round_ns(dirfd, lookups, exact, NULL, r, 1);
+		t[1] = round_ns(dirfd, o.count / 10, NULL,
+				"miss-%ld-%ld.dll", o.first + r, 0);
+		t[2] = round_ns(dirfd, o.count, exact, NULL, r, 1);
 		/* Found in a casefolded directory only: not checked. */
-		t[3] = round_ns(dirfd, lookups, upper, NULL, r, -1);
+		t[3] = round_ns(dirfd, o.count, upper, NULL, r, -1);
 		for (k = 0; k < 4; k++)
 			if (!r || t[k] < best[k])
 				best[k] = t[k];
