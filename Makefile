@@ -16,7 +16,8 @@ PROVE_JOBS ?= $(shell nproc)
 PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
-.PHONY: list-tests help deps kernel kernel-stock kernel-debug wine-prefix windows-progs \
+.PHONY: list-tests help deps kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
+	wine-prefix windows-progs \
 	progs guest tool tool-asan install install-units demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert kernel-series-check clean
 
@@ -36,6 +37,7 @@ help:
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
 	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
+	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:
@@ -51,6 +53,14 @@ kernel-stock: deps
 
 kernel-debug: deps
 	@scripts/build-kernel debug $(BUILD)/kernel-debug
+
+# The same two configured as distributions ship them (fscrypt, fs-verity,
+# audit, AppArmor, fanotify, retpolines): kernel-patches/config/distro.config.
+kernel-distro: deps
+	@scripts/build-kernel patched-distro $(BUILD)/kernel-distro
+
+kernel-stock-distro: deps
+	@scripts/build-kernel stock-distro $(BUILD)/kernel-stock-distro
 
 wine-prefix: deps
 	@scripts/build-wine-prefix $(BUILD)/wine/prefix
@@ -121,7 +131,8 @@ install-units:
 		'and for the weekly report: systemctl enable --now gamepart-report.timer'
 
 # Everything a guest test may use.
-guest: kernel kernel-stock wine-prefix windows-progs progs tool tool-asan
+guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
+	tool tool-asan
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo
@@ -191,10 +202,10 @@ bench-check: kernel tool
 	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
 	@$(TESTS)/bench/bench-check
 
-bench: kernel kernel-stock progs wine-prefix windows-progs
+bench: kernel kernel-stock kernel-distro kernel-stock-distro progs wine-prefix windows-progs
 	@$(TESTS)/bench/bench-lookups
 
-bench-kernel: kernel kernel-stock progs
+bench-kernel: kernel kernel-stock kernel-distro kernel-stock-distro progs
 	@$(TESTS)/bench/bench-lookups --native
 
 bench-convert: kernel tool progs

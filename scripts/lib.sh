@@ -33,3 +33,15 @@ linux_source_version() {
 series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
 }
+
+# kernel_image NAME: where make puts the guest kernel NAME (patched, stock,
+# debug, distro, stock-distro): build/kernel for the patched one,
+# build/kernel-NAME for the others.
+kernel_image() {
+	local top_dir
+	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	case $1 in
+	patched) echo "$top_dir/build/kernel/bzImage" ;;
+	*) echo "$top_dir/build/kernel-$1/bzImage" ;;
+	esac
+}
