@@ -41,6 +41,9 @@ if [ "${1-}" = --guest ]; then
 	chattr +F $mnt/later
 	ok $? "chattr +F on the directory after the misses"
 	echo x >$mnt/later/CONFIG.ini
+	listed $mnt/later CONFIG.ini
+	ok $? "CONFIG.ini, created after +F over those misses, is stored as typed" ||
+		diag "stored: $(ls $mnt/later)"
 	for n in config.ini CONFIG.INI Config.Ini; do
 		same_file "$mnt/later/CONFIG.ini" "$mnt/later/$n"
 		ok $? "a miss of $n cached before +F does not hide CONFIG.ini"
