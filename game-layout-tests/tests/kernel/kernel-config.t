@@ -3,10 +3,11 @@
 # groups: quick
 # The built guest kernels carry the options the rig, the tests, systemd
 # and Wine rely on (the traps of tinyconfig undone), and the stock and
-# patched kernels share one configuration.
+# patched kernels share one configuration; the distribution-like pair
+# shares another, with what distributions put on the path of a lookup.
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel stock patched
+require_kernel stock patched stock-distro distro
 config=$build/kernel/config
 
 for opt in 64BIT PRINTK BUG SLUB EXT4_FS UNICODE UNICODE_NORMALIZATION_SELFTEST \
@@ -23,4 +24,13 @@ ok $? "stock and patched kernels are built from the same configuration"
 grep -q '^linux-source-6.1 [0-9]' "$build/kernel/VERSION"
 ok $? "the kernel records the linux-source version it was built from"
 diag "$(cat "$build/kernel/VERSION")"
+
+distro=$build/kernel-distro/config
+for opt in RETPOLINE FS_ENCRYPTION FS_VERITY AUDITSYSCALL SECURITY_APPARMOR \
+	SECURITY_LANDLOCK SECURITY_YAMA FANOTIFY_ACCESS_PERMISSIONS EXT4_FS UNICODE; do
+	grep -qx "CONFIG_$opt=y" "$distro"
+	ok $? "distribution-like: CONFIG_$opt=y"
+done
+cmp -s "$distro" "$build/kernel-stock-distro/config"
+ok $? "stock and patched distribution-like kernels share their configuration"
 done_testing
