@@ -9,6 +9,8 @@
 #   listed DIR NAME        readdir of DIR shows NAME, byte for byte
 #   prog NAME              the path of a test program (progs/, make progs)
 #   cf_done                unmount, print the plan and leave
+#   cf_done_fsck           the same, after checking that e2fsck -fn finds
+#                          the unmounted filesystem clean
 
 ci=$mnt/ci
 cs=$mnt/cs
@@ -40,6 +42,14 @@ prog() {
 # cf_done: unmount and end the guest's part of the test.
 cf_done() {
 	cd / && umount $mnt
+	done_testing
+	exit
+}
+
+cf_done_fsck() {
+	cd / && umount $mnt
+	e2fsck -fn /dev/vda >/tmp/fsck.out 2>&1
+	ok $? "e2fsck -fn finds the filesystem clean" || diag "$(tail -n 5 /tmp/fsck.out)"
 	done_testing
 	exit
 }
