@@ -82,16 +82,17 @@ EOF
 import json, sys
 a = json.load(open(sys.argv[1]))
 bad = 0
+# On standard error, so that a failure shows its paths without prove -v.
 for path, data in a["files"].items():
     try:
         if open(path).read() != data:
-            print("# changed: %s" % path); bad += 1
+            print("# changed: %s" % path, file=sys.stderr); bad += 1
     except OSError as e:
-        print("# lost: %s: %s" % (path, e)); bad += 1
+        print("# lost: %s: %s" % (path, e), file=sys.stderr); bad += 1
 for path in a["gone"]:
     try:
         open(path).close()
-        print("# back: %s" % path); bad += 1
+        print("# back: %s" % path, file=sys.stderr); bad += 1
     except OSError:
         pass
 sys.exit(1 if bad else 0)
