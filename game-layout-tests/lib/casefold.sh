@@ -47,9 +47,7 @@ cf_done() {
 }
 
 cf_done_fsck() {
-	cd / && umount $mnt
-	e2fsck -fn /dev/vda >/tmp/fsck.out 2>&1
-	ok $? "e2fsck -fn finds the filesystem clean" || diag "$(tail -n 5 /tmp/fsck.out)"
+	unmount_and_fsck
 	done_testing
 	exit
 }

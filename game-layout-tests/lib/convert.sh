@@ -61,10 +61,3 @@ nothing_left() {
 	grep -q '^nothing to do, every directory is casefolded' /tmp/out
 	ok $? "and has nothing to do"
 }
-
-# unmount_and_fsck: e2fsck -fn of the disk is clean once unmounted.
-unmount_and_fsck() {
-	umount $mnt
-	e2fsck -fn /dev/vda >/tmp/fsck 2>&1
-	ok $? "e2fsck -fn is clean" || diag "$(cat /tmp/fsck)"
-}

@@ -15,6 +15,14 @@ mount_disk() {
 	mount -t ext4 ${3:+-o "$3"} "$1" "$2"
 }
 
+# unmount_and_fsck: e2fsck -fn of the disk is clean once $mnt is
+# unmounted.
+unmount_and_fsck() {
+	cd / && umount $mnt
+	e2fsck -fn /dev/vda >/tmp/fsck 2>&1
+	ok $? "e2fsck -fn is clean" || diag "$(cat /tmp/fsck)"
+}
+
 # f_flags: of the "lsattr -d" lines on stdin, "+F PATH" for a directory
 # with the casefold flag, "-F PATH" for one without: the one place that
 # reads the flag online (offline, gamepart.sh reads it with debugfs).
