@@ -1,14 +1,16 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
-# The patched kernel hashes names for readdir through its own buffer
-# (patch 14) but must hash them exactly as stock 6.1 does: an indexed
+# The patched kernel hashes names its own way (patch 14: one fold buffer
+# per block; patch 22: ASCII packed a word at a time, lowered as it is
+# packed in +F) but must hash them exactly as stock 6.1 does: an indexed
 # readdir returns entries in hash order, so the two kernels must list a
-# +F directory in the same order, byte for byte.  The patched kernel
-# writes the directory (ASCII names, names that fold to other lengths,
-# 255-byte names, a name whose folded form is longer than 255 bytes,
-# invalid UTF-8); e2fsck 1.47.0 finds it clean; the stock kernel lists it
-# in the same order and finds every name spelt in upper case.
+# directory in the same order, byte for byte.  The patched kernel writes a
+# +F directory and a plain one with the same names (ASCII names, names
+# that fold to other lengths, 255-byte names, a name whose folded form is
+# longer than 255 bytes, invalid UTF-8); e2fsck 1.47.0 finds both clean;
+# the stock kernel lists both in the same order and finds every +F name
+# spelt in upper case.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -17,24 +19,25 @@ if [ "${1-}" = --guest ]; then
 	mount_disk /dev/vda $mnt || { echo "not ok - mount"; exit 1; }
 	d=$mnt/names
 	if [ "$phase" = write ]; then
-		mkdir $d && chattr +F $d
-		python3 - "$d" <<'PY'
+		mkdir $d $mnt/plain && chattr +F $d
+		python3 - "$d" "$mnt/plain" <<'PY'
 import os, sys
-d = sys.argv[1]
 names = ['Texture-%05d.DDS' % i for i in range(3000)]
 names += ['stra\u00dfe-%d.txt' % i for i in range(50)]          # folds to ss
 names += ['\u212aelvin-%d.ini' % i for i in range(50)]          # KELVIN SIGN
 names += ['Cre\u0300me-%d.dds' % i for i in range(50)]          # decomposed
 names += ['\u0390' * 120 + '-%d' % i for i in range(20)]        # folds to 720 bytes
 names += ['L' * (252 - len(str(i))) + '-%d.x' % i for i in range(20)]  # 255 bytes
-for n in names:
-    open(os.path.join(d, n), 'w').close()
-for i in range(20):                                             # not UTF-8
-    open(os.path.join(d.encode(), b'bad-\xff\xfe-%d' % i), 'w').close()
+for d in sys.argv[1:]:
+    for n in names:
+        open(os.path.join(d, n), 'w').close()
+    for i in range(20):                                         # not UTF-8
+        open(os.path.join(d.encode(), b'bad-\xff\xfe-%d' % i), 'w').close()
 PY
-		ok $? "patched: 3,210 names written in a +F directory"
+		ok $? "patched: 3,210 names written in a +F directory and a plain one"
 	fi
 	ls -f $d >$mnt/listing-$kernel
+	ls -f $mnt/plain >$mnt/listing-plain-$kernel
 	is "$(wc -l <$mnt/listing-$kernel) $(sort -u $mnt/listing-$kernel | grep -vc '^\.\.\?$')" \
 		"3212 3210" "$kernel: readdir lists . and .. and every name, each once"
 	if [ "$phase" = read ]; then
@@ -69,10 +72,14 @@ img=$scratch/names.img
 make_casefold_image "$img" 64M || exit 1
 guest_run patched --disk "$img" -- patched write
 e2fsck -fn "$img" >"$scratch/fsck" 2>&1
-ok $? "e2fsck -fn (1.47.0) finds the directory the patched kernel wrote clean"
+ok $? "e2fsck -fn (1.47.0) finds the directories the patched kernel wrote clean"
 guest_run stock --disk "$img" -- stock read
 debugfs -R "cat /listing-patched" "$img" >"$scratch/patched" 2>/dev/null
 debugfs -R "cat /listing-stock" "$img" >"$scratch/stock" 2>/dev/null
 [ -s "$scratch/patched" ] && cmp -s "$scratch/patched" "$scratch/stock"
-ok $? "stock and patched list the directory in the same (hash) order"
+ok $? "stock and patched list the +F directory in the same (hash) order"
+debugfs -R "cat /listing-plain-patched" "$img" >"$scratch/plain-patched" 2>/dev/null
+debugfs -R "cat /listing-plain-stock" "$img" >"$scratch/plain-stock" 2>/dev/null
+[ -s "$scratch/plain-patched" ] && cmp -s "$scratch/plain-patched" "$scratch/plain-stock"
+ok $? "stock and patched list the plain directory in the same (hash) order"
 done_testing
