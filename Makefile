@@ -154,6 +154,8 @@ QUICK_TESTS := $(call group,quick)
 ASAN_TESTS := $(filter-out $(FULL_TESTS),$(call group,asan))
 SLOW_TESTS := $(filter-out $(FULL_TESTS),$(call group,slow))
 GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call group,guest))
+# The guest tests that boot each kernel of test_kernels (lib/host.sh).
+PER_KERNEL_TESTS := $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
 
 check-host: tool tool-asan
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
@@ -170,8 +172,9 @@ check: guest
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
 	$(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS))
 
-# check, plus: the quick asan tests under valgrind, every per-kernel
-# guest test on the debug kernel too, and the full tests.
+# check, plus: the quick asan tests under valgrind, the heavy variants
+# and the full tests (on stock and patched, two at a time), then every
+# per-kernel guest test on the debug kernel.
 check-full: guest kernel-debug
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
 	@mkdir -p $(BUILD)/valgrind
@@ -179,9 +182,10 @@ check-full: guest kernel-debug
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
-	@# One at a time: two KASAN guests (of two vCPUs each, when it was seen) on two cores boot
-	@# slowly enough to trip the RCU stall detector in ACPI's set-up.
-	GAMEPART_FULL=1 $(PROVE_ONE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS)
+	GAMEPART_FULL=1 GAMEPART_KERNELS="stock patched" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS)
+	@# The debug kernel one test at a time: two KASAN guests (of two vCPUs each, when it was
+	@# seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's set-up.
+	GAMEPART_FULL=1 GAMEPART_KERNELS=debug $(PROVE_ONE) $(PER_KERNEL_TESTS)
 
 # The test files of each group, as the targets above read them.
 list-tests:

@@ -8,7 +8,8 @@
 # directory in the same order, byte for byte.  The patched kernel writes a
 # +F directory and a plain one with the same names (ASCII names, names
 # that fold to other lengths, 255-byte names, a name whose folded form is
-# longer than 255 bytes, invalid UTF-8); e2fsck 1.47.0 finds both clean;
+# longer than 255 bytes, invalid UTF-8, names of every length in mixed
+# case and of random bytes); e2fsck 1.47.0 finds both clean;
 # the stock kernel lists both in the same order and finds every +F name
 # spelt in upper case.
 
@@ -21,25 +22,39 @@ if [ "${1-}" = --guest ]; then
 	if [ "$phase" = write ]; then
 		mkdir $d $mnt/plain && chattr +F $d
 		python3 - "$d" "$mnt/plain" <<'PY'
-import os, sys
+import os, random, string, sys
 names = ['Texture-%05d.DDS' % i for i in range(3000)]
 names += ['stra\u00dfe-%d.txt' % i for i in range(50)]          # folds to ss
 names += ['\u212aelvin-%d.ini' % i for i in range(50)]          # KELVIN SIGN
 names += ['Cre\u0300me-%d.dds' % i for i in range(50)]          # decomposed
 names += ['\u0390' * 120 + '-%d' % i for i in range(20)]        # folds to 720 bytes
 names += ['L' * (252 - len(str(i))) + '-%d.x' % i for i in range(20)]  # 255 bytes
+# Every length from 5 to 255 in mixed case, so that the hash meets each
+# split of a name into groups of four bytes and a tail.
+rng = random.Random(22)
+ascii = string.ascii_letters + string.digits + '._-'
+names += ['r%03d' % i + ''.join(rng.choice(ascii) for _ in range(i % 251 + 1))
+          for i in range(400)]
 for d in sys.argv[1:]:
     for n in names:
         open(os.path.join(d, n), 'w').close()
     for i in range(20):                                         # not UTF-8
         open(os.path.join(d.encode(), b'bad-\xff\xfe-%d' % i), 'w').close()
+    # Any bytes but NUL, '/' and the listing's newline, of every length
+    # from 9 to 255: groups with bytes of 0x80 and more, which hash as
+    # signed chars on x86.
+    rng = random.Random(22)
+    for i in range(400):
+        tail = bytes(rng.choice([b for b in range(1, 256) if b not in b'/\n'])
+                     for _ in range(i % 247 + 1))
+        open(os.path.join(d.encode(), b'bad-%03d-' % i + tail), 'w').close()
 PY
-		ok $? "patched: 3,210 names written in a +F directory and a plain one"
+		ok $? "patched: 4,010 names written in a +F directory and a plain one"
 	fi
 	ls -f $d >$mnt/listing-$kernel
 	ls -f $mnt/plain >$mnt/listing-plain-$kernel
 	is "$(wc -l <$mnt/listing-$kernel) $(sort -u $mnt/listing-$kernel | grep -vc '^\.\.\?$')" \
-		"3212 3210" "$kernel: readdir lists . and .. and every name, each once"
+		"4012 4010" "$kernel: readdir lists . and .. and every name, each once"
 	if [ "$phase" = read ]; then
 		bad=$(python3 - "$d" "$mnt/listing-$kernel" <<'PY'
 import os, sys
