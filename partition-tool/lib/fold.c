@@ -75,7 +75,12 @@ static uint32_t folded_hash(const struct folder *f, const char *name,
 
 	if (ext2fs_dirhash2(KEY_HASH, name, (int)len, f->table,
 			    EXT4_CASEFOLD_FL, NULL, &hash, &minor))
-		/* Cannot happen for a name of at most 255 bytes. */
+		/*
+		 * Not UTF-8: libext2fs 1.47.0 then fails with -ENAMETOOLONG
+		 * (its casefold tests an unsigned char for -1, so it misses
+		 * the error and fills its buffer), where the kernel hashes
+		 * the name as it is.  So do we.
+		 */
 		return plain_hash(name, len);
 	return hash;
 }
