@@ -154,8 +154,9 @@ QUICK_TESTS := $(call group,quick)
 ASAN_TESTS := $(filter-out $(FULL_TESTS),$(call group,asan))
 SLOW_TESTS := $(filter-out $(FULL_TESTS),$(call group,slow))
 GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call group,guest))
-# The guest tests that boot each kernel of test_kernels (lib/host.sh).
-PER_KERNEL_TESTS := $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
+# The guest tests that boot each kernel of test_kernels (lib/host.sh);
+# "=", so that only check-full runs the grep.
+PER_KERNEL_TESTS = $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
 
 check-host: tool tool-asan
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))

@@ -93,12 +93,16 @@ e2fsck -fn "$img" >"$scratch/fsck" 2>&1
 ok $? "e2fsck -fn (1.47.0) finds the directories the patched kernel wrote clean" ||
 	diag "$(head -n 20 "$scratch/fsck")"
 guest_run stock --disk "$img" -- stock read
-debugfs -R "cat /listing-patched" "$img" >"$scratch/patched" 2>/dev/null
-debugfs -R "cat /listing-stock" "$img" >"$scratch/stock" 2>/dev/null
-[ -s "$scratch/patched" ] && cmp -s "$scratch/patched" "$scratch/stock"
-ok $? "stock and patched list the +F directory in the same (hash) order"
-debugfs -R "cat /listing-plain-patched" "$img" >"$scratch/plain-patched" 2>/dev/null
-debugfs -R "cat /listing-plain-stock" "$img" >"$scratch/plain-stock" 2>/dev/null
-[ -s "$scratch/plain-patched" ] && cmp -s "$scratch/plain-patched" "$scratch/plain-stock"
-ok $? "stock and patched list the plain directory in the same (hash) order"
+# same_order LISTING WHICH: the guests' LISTING-patched and LISTING-stock
+# files, of the WHICH directory, are the same and not empty.
+same_order() {
+	local k
+	for k in patched stock; do
+		debugfs -R "cat /$1-$k" "$img" >"$scratch/$1-$k" 2>/dev/null
+	done
+	[ -s "$scratch/$1-patched" ] && cmp -s "$scratch/$1-patched" "$scratch/$1-stock"
+	ok $? "stock and patched list the $2 directory in the same (hash) order"
+}
+same_order listing +F
+same_order listing-plain plain
 done_testing
