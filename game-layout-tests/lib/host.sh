@@ -51,7 +51,9 @@ make_scratch() {
 # guest_run KERNEL [vmrun options] -- ARGS: boot KERNEL and run this test
 # file in the guest with "--guest ARGS".  The guest's TAP lines are folded
 # into this test's numbering, prefixed with the kernel's name; a guest that
-# fails or whose kernel complains is one more failed test.
+# fails or whose kernel complains is one more failed test.  Lines the guest
+# starts with "record " are appended to the file $guest_record names, when
+# it names one (nls-probe writes them; the A/B tests compare the files).
 guest_run() {
 	local kernel=$1 line status rc
 	shift
@@ -79,6 +81,13 @@ guest_run() {
 			esac
 			;;
 		"vmrun-exit "*) rc=${line#vmrun-exit } ;;
+		"record "*)
+			if [ -n "${guest_record:-}" ]; then
+				printf '%s\n' "${line#record }" >>"$guest_record"
+			else
+				diag "$line"
+			fi
+			;;
 		1..*) ;;
 		"#"*) echo "$line" ;;
 		*) diag "$line" ;;

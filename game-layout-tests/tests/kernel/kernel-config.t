@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: quick
 # The built guest kernels carry the options the rig, the tests, systemd
-# and Wine rely on (the traps of tinyconfig undone), and the stock and
-# patched kernels share one configuration; the distribution-like pair
+# and Wine rely on (the traps of tinyconfig undone) and the other users of
+# fs/nls the NLS tests mount, and the stock and patched kernels share one
+# configuration; the distribution-like pair
 # shares another, with what distributions put on the path of a lookup.
 
 . "$(dirname "$0")/../../lib/host.sh"
@@ -13,7 +14,9 @@ config=$build/kernel/config
 for opt in 64BIT PRINTK BUG SLUB EXT4_FS UNICODE UNICODE_NORMALIZATION_SELFTEST \
 	VIRTIO_BLK 9P_FS NET_9P_VIRTIO SERIAL_8250_CONSOLE CGROUPS NAMESPACES \
 	FHANDLE INOTIFY_USER SIGNALFD TIMERFD EPOLL UNIX TMPFS_XATTR DEVTMPFS \
-	AUTOFS_FS FUTEX SHMEM EVENTFD OVERLAY_FS LKDTM HOTPLUG_PCI_ACPI; do
+	AUTOFS_FS FUTEX SHMEM EVENTFD OVERLAY_FS LKDTM HOTPLUG_PCI_ACPI \
+	NLS NLS_UTF8 NLS_ISO8859_1 NLS_CODEPAGE_437 VFAT_FS EXFAT_FS ISO9660_FS \
+	JOLIET UDF_FS; do
 	grep -qx "CONFIG_$opt=y" "$config"
 	ok $? "CONFIG_$opt=y"
 done
