@@ -30,6 +30,8 @@
 #
 # Host side, for an image made on the host:
 #   nls_source_tree NAME...  $scratch/src, a file of each NAME holding it
+#   nls_vfat_image IMG KIB   a vfat image of KIB KiB holding $scratch/src,
+#                            written by mtools
 # and for an empty filesystem:
 #   nls_ab_fresh FS          an empty 16 MiB image made with FS's mkfs,
 #                            nls_ab on it, and the end of the plan
@@ -72,6 +74,14 @@ nls_source_tree() {
 	for n in "$@"; do
 		printf '%s\n' "$n" >"$scratch/src/$n"
 	done
+}
+
+nls_vfat_image() {
+	require_cmd mkfs.vfat mcopy
+	rm -f "$1"
+	mkfs.vfat -C "$1" "$2" >/dev/null &&
+		# mtools reads the host's names in the locale's charset
+		LANG=C.UTF-8 MTOOLS_SKIP_CHECK=1 mcopy -i "$1" "$scratch/src"/* ::/
 }
 
 nls_ab_fresh() {

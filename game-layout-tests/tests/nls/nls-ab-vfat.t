@@ -53,13 +53,10 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/nls.sh"
-require_cmd mkfs.vfat mcopy python3
+require_cmd python3
 make_scratch
-mkfs.vfat -C "$scratch/vfat.img" 8192 >/dev/null
-ok $? "mkfs.vfat"
 nls_source_tree "${nls_image_names[@]}" 'Ünïcödé Dïr'
-# mtools reads the host's names in the locale's charset
-LANG=C.UTF-8 MTOOLS_SKIP_CHECK=1 mcopy -i "$scratch/vfat.img" "$scratch/src"/* ::/
-ok $? "mcopy wrote the names"
+nls_vfat_image "$scratch/vfat.img" 8192
+ok $? "mkfs.vfat, and mcopy wrote the names"
 nls_ab "$scratch/vfat.img"
 done_testing

@@ -37,13 +37,11 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/nls.sh"
-require_cmd mkfs.vfat mcopy
 make_scratch
 nls_source_tree 'README.TXT' 'ДАННЫЕ.bin'
 for k in $(test_kernels); do
 	require_kernel "$k"
-	mkfs.vfat -C "$scratch/$k.img" 4096 >/dev/null &&
-		LANG=C.UTF-8 MTOOLS_SKIP_CHECK=1 mcopy -i "$scratch/$k.img" "$scratch/src"/* ::/
+	nls_vfat_image "$scratch/$k.img" 4096
 	ok $? "[$k] a vfat image with a Latin and a Cyrillic name"
 	guest_run "$k" --disk "$scratch/$k.img" -- "$(kernel_role "$k")"
 done
