@@ -17,7 +17,7 @@ PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: list-tests help deps kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
-	wine-prefix windows-progs \
+	e2fsprogs wine-prefix windows-progs \
 	progs guest tool tool-asan install install-units demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert kernel-series-check clean
 
@@ -38,6 +38,7 @@ help:
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
 	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
 	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
+	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:
@@ -61,6 +62,12 @@ kernel-distro: deps
 
 kernel-stock-distro: deps
 	@scripts/build-kernel stock-distro $(BUILD)/kernel-stock-distro
+
+# Debian's e2fsprogs source with e2fsprogs-patches/series, built only
+# once its own test suite passes.  Tests call these programs by their
+# path; the system's e2fsprogs stays the one on PATH.
+e2fsprogs: deps
+	@scripts/build-e2fsprogs $(BUILD)/e2fsprogs
 
 wine-prefix: deps
 	@scripts/build-wine-prefix $(BUILD)/wine/prefix
@@ -132,7 +139,7 @@ install-units:
 
 # Everything a guest test may use.
 guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
-	tool tool-asan
+	tool tool-asan e2fsprogs
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo
@@ -158,7 +165,7 @@ GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call gro
 # "=", so that only check-full runs the grep.
 PER_KERNEL_TESTS = $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
 
-check-host: tool tool-asan
+check-host: tool tool-asan e2fsprogs
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
 	$(PROVE) $(QUICK_TESTS)
 
