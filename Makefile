@@ -19,7 +19,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 .PHONY: list-tests help deps kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs wine-prefix windows-progs \
 	progs guest tool tool-asan install install-units demo check check-host check-guest \
-	check-full bench bench-check bench-kernel bench-convert kernel-series-check clean
+	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -30,7 +30,9 @@ help:
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
 	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
+	@echo 'make bench-e2fsck  e2fsck -fn of 10^6 casefolded entries, stock against patched e2fsprogs'
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
+	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
@@ -223,10 +225,17 @@ bench-kernel: kernel kernel-stock kernel-distro kernel-stock-distro progs
 bench-convert: kernel tool progs
 	@$(TESTS)/bench/bench-convert
 
+bench-e2fsck: e2fsprogs
+	@$(TESTS)/bench/bench-e2fsck
+
 # Not part of check: it builds the kernel twice per patch (about an hour
 # cold on two cores).
 kernel-series-check: deps
 	@scripts/kernel-series-check
+
+# Not part of check either: about two minutes a patch.
+e2fsprogs-series-check: deps
+	@scripts/e2fsprogs-series-check
 
 clean:
 	rm -rf $(BUILD)
