@@ -12,10 +12,8 @@
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 . "$tests_lib/e2fsprogs.sh"
-require_gamepart
 require_patched_e2fsprogs
-require_cmd debugfs e2fsck
-make_scratch
+gamepart_offline_setup mkfs.ext4
 
 make_casefold_image "$scratch/a.img" 64M || exit 1
 plant_names "$scratch/a.img" /game

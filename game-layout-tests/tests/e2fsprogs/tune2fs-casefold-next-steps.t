@@ -11,10 +11,8 @@
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 . "$tests_lib/e2fsprogs.sh"
-require_gamepart
 require_patched_e2fsprogs
-require_cmd debugfs e2fsck mkfs.ext4
-make_scratch
+gamepart_offline_setup mkfs.ext4
 
 img=$scratch/lib.img
 truncate -s 64M "$img"
