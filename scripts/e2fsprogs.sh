@@ -1,0 +1,98 @@
+# How the patched e2fsprogs is fetched, unpacked, built and checked:
+# sourced (after lib.sh) by build-e2fsprogs and e2fsprogs-series-check, so
+# that the series check tries exactly what the build does.  This file is
+# part of build-e2fsprogs' cache key.
+
+# The source version of the installed e2fsprogs: a binary rebuild
+# (1.47.0-2+b2) has none of its own.
+e2fsprogs_source_version() {
+	dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null ||
+		die "e2fsprogs is not installed (run: make deps)"
+}
+
+# e2fsprogs_fetch_source VERSION: print the path of the source package's
+# .dsc, fetched into the cache folder with apt-get source (through a
+# deb-src list given to apt for that call alone) if it is not there yet.
+# dpkg-source checks the files against the .dsc's checksums on unpacking.
+e2fsprogs_fetch_source() {
+	local version=$1 cache_root srcdir dsc apt_dir uri apt_opts
+	cache_root=$(gamepart_cache_dir)
+	srcdir=$cache_root/e2fsprogs-source/$version
+	dsc=$srcdir/e2fsprogs_${version#*:}.dsc
+	if [ ! -f "$dsc" ]; then
+		echo "e2fsprogs: fetching the source of e2fsprogs $version" >&2
+		apt_dir=$cache_root/e2fsprogs-source/apt
+		mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts" "$srcdir.tmp"
+		# Debian 12's own archive and key, as its deb lines name them.
+		uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources \
+			2>/dev/null | head -n1)
+		uri=${uri:-http://deb.debian.org/debian}
+		printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s bookworm main\n' \
+			"$uri" >"$apt_dir/sources.list"
+		apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
+			-o "Dir::Etc::SourceParts=$apt_dir/parts"
+			-o "Dir::State::Lists=$apt_dir/lists" -o APT::Sandbox::User=root -q)
+		apt-get "${apt_opts[@]}" update >/dev/null ||
+			die "apt-get update with a deb-src list for bookworm failed"
+		(cd "$srcdir.tmp" && apt-get "${apt_opts[@]}" source --download-only \
+			"e2fsprogs=$version" >/dev/null 2>&1) ||
+			die "apt-get source e2fsprogs=$version failed"
+		[ -f "$srcdir.tmp/${dsc##*/}" ] ||
+			die "apt-get source e2fsprogs=$version gave no ${dsc##*/}"
+		rm -rf "$srcdir"
+		mv "$srcdir.tmp" "$srcdir"
+	fi
+	printf '%s\n' "$dsc"
+}
+
+# e2fsprogs_unpack DSC TREE PATCH...: a fresh TREE from the source
+# package with the patches applied, none with fuzz (a patch must apply
+# exactly, as for the kernel).  dpkg-source leaves the upstream tarball
+# beside the tree it unpacks: TREE's folder is for it alone.
+e2fsprogs_unpack() {
+	local dsc=$1 tree=$2 p top_dir
+	shift 2
+	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	rm -rf "$(dirname "$tree")"
+	mkdir -p "$(dirname "$tree")"
+	dpkg-source -x "$dsc" "$tree" >"$tree.log" 2>&1 ||
+		die "dpkg-source could not unpack $dsc: $tree.log"
+	for p in "$@"; do
+		patch -d "$tree" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
+			--quiet -i "$p" || die "${p#"$top_dir"/} does not apply to ${dsc##*/}"
+	done
+}
+
+# e2fsprogs_build TREE: configure and build, or fail with the log's path.
+# The system's libblkid and libuuid, as Debian builds it; no translations
+# and no fuse2fs, which nothing here uses.
+e2fsprogs_build() {
+	local tree=$1
+	(cd "$tree" && ./configure -q --prefix=/usr --sysconfdir=/etc \
+		--disable-libblkid --disable-libuuid --disable-uuidd \
+		--disable-nls --disable-fuse2fs >configure.log 2>&1) ||
+		{ echo "configure failed: $tree/configure.log"; return 1; }
+	make -C "$tree" -s -j"$(nproc)" >"$tree/make.log" 2>&1 ||
+		{ echo "does not build: $tree/make.log"; return 1; }
+}
+
+# e2fsprogs_check TREE: e2fsprogs' own test suite, into TREE/check.log;
+# its status is the suite's.  Run by root, a few of its tests attach loop
+# devices to this machine's kernel, which nothing here may do; as nobody,
+# they say "skipped (not root)".
+e2fsprogs_check() {
+	local tree=$1 as_user=()
+	if [ "$(id -u)" = 0 ]; then
+		chown -R nobody: "$tree"
+		as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env)
+	fi
+	"${as_user[@]}" make -C "$tree" -j"$(nproc)" check >"$tree/check.log" 2>&1
+}
+
+# e2fsprogs_check_summary TREE: "N tests succeeded M tests failed, K
+# skipped", from TREE/check.log.
+e2fsprogs_check_summary() {
+	printf '%s, %s skipped\n' \
+		"$(grep -E '^[0-9]+ tests succeeded' "$1/check.log" | tail -n1 | tr '\t' ' ')" \
+		"$(grep -c ': skipped' "$1/check.log" || true)"
+}
