@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the tests of the e2fsprogs series (sourced after host.sh):
-# where the patched programs are, and the names the tests plant.
+# Helpers for the tests of the e2fsprogs series (sourced after host.sh and
+# gamepart.sh): where the patched programs are, and the directories the
+# tests plant.
 
 # The patched programs (make e2fsprogs); the system's stay on PATH as the
 # stock 1.47.0 that every image must still satisfy.
@@ -35,15 +36,9 @@ planted_names() {
 # folds alike; with "+F", DIR is casefolded first, so that the names are
 # duplicates at once.
 plant_names() {
-	local img=$1 dir=$2 casefold=${3-} cmds name flags
+	local img=$1 dir=$2 casefold=${3-} cmds name
 	debugfs -w -R "mkdir \"$dir\"" "$img" >/dev/null 2>&1
-	if [ "$casefold" = +F ]; then
-		# Added to the flags it has (extents), not in their place.
-		flags=$(debugfs -R "stat \"$dir\"" "$img" 2>/dev/null |
-			sed -n 's/.*Flags: \(0x[0-9a-f]*\).*/\1/p')
-		debugfs -w -R "set_inode_field \"$dir\" flags $((flags | 0x40000000))" \
-			"$img" >/dev/null 2>&1
-	fi
+	[ "$casefold" = +F ] && set_casefold "$img" "$dir"
 	cmds=$(mktemp)
 	{
 		echo "cd \"$dir\""
@@ -56,6 +51,33 @@ plant_names() {
 	} >"$cmds"
 	debugfs -w -f "$cmds" "$img" >/dev/null 2>&1
 	rm -f "$cmds"
+}
+
+# set_casefold IMG DIR: +F on the directory DIR of the unmounted IMG,
+# added to the flags it has (extents, index) rather than in their place.
+set_casefold() {
+	local flags
+	flags=$(inode_flags "$1" "$2") || return 1
+	debugfs -w -R "set_inode_field \"$2\" flags $((flags | casefold_fl))" "$1" >/dev/null 2>&1
+}
+
+# make_stale_index IMG DIR: DIR with 300 names (Texture_N.DDS), indexed
+# by the stock e2fsck -D while it is case-sensitive, then made +F: its
+# index hashes the names unfolded, as a +F set offline leaves it.  The
+# e2fsck -D runs on the whole image: call it before planting duplicates
+# that it would rename.
+make_stale_index() {
+	local img=$1 dir=$2 cmds i
+	cmds=$(mktemp)
+	{
+		echo "mkdir \"$dir\""
+		echo "cd \"$dir\""
+		for i in $(seq 300); do echo "write /dev/null Texture_$i.DDS"; done
+	} >"$cmds"
+	debugfs -w -f "$cmds" "$img" >/dev/null 2>&1
+	rm -f "$cmds"
+	e2fsck -fyD "$img" >/dev/null 2>&1
+	set_casefold "$img" "$dir"
 }
 
 # The names the planted ones become once renamed, by gamepart convert

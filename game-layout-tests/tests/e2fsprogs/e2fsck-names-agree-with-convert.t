@@ -26,8 +26,7 @@ cp --sparse=always "$scratch/a.img" "$scratch/b.img"
 ok $? "gamepart convert --offline --on-collision=rename succeeds" ||
 	diag "$(cat "$scratch/convert.out")"
 
-flags=$(inode_flags "$scratch/b.img" /game)
-debugfs -w -R "set_inode_field /game flags $((flags | casefold_fl))" "$scratch/b.img" >/dev/null 2>&1
+set_casefold "$scratch/b.img" /game
 "$patched_sbin/e2fsck" -fy "$scratch/b.img" >"$scratch/fsck.out" 2>&1
 is $? 1 "the patched e2fsck -fy renames in the other copy (exit 1)"
 

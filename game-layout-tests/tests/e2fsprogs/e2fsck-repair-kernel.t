@@ -71,15 +71,7 @@ make_scratch
 
 img=$scratch/a.img
 make_casefold_image "$img" 64M || exit 1
-{
-	echo "mkdir /stale"
-	echo "cd /stale"
-	for i in $(seq 300); do echo "write /dev/null Texture_$i.DDS"; done
-} >"$scratch/cmds"
-debugfs -w -f "$scratch/cmds" "$img" >/dev/null 2>&1
-e2fsck -fyD "$img" >/dev/null 2>&1
-flags=$(inode_flags "$img" /stale)
-debugfs -w -R "set_inode_field /stale flags $((flags | casefold_fl))" "$img" >/dev/null 2>&1
+make_stale_index "$img" /stale
 plant_names "$img" /game +F
 "$patched_sbin/e2fsck" -fy "$img" >"$scratch/fsck" 2>&1
 is $? 1 "the patched e2fsck -fy repairs the planted image"
