@@ -16,7 +16,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename]\n"
+	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename|merge]\n"
 	      "                        [--directories=keep|replace] [--resume]\n"
 	      "                        [--json] PATH\n"
 	      "       gamepart convert --offline [--undo-file=FILE] [--dry-run]\n"
@@ -37,11 +37,13 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -n, --dry-run          print the plan and the report, change nothing\n"
-	      "      --on-collision=fail|rename\n"
+	      "      --on-collision=fail|rename|merge\n"
 	      "                         on names that would collide: change nothing\n"
 	      "                         (fail, the default), or keep the name that\n"
 	      "                         sorts first and rename the others to\n"
-	      "                         'STEM (case conflict N).EXT'\n"
+	      "                         'STEM (case conflict N).EXT', or (merge, not\n"
+	      "                         offline) merge directories into the first\n"
+	      "                         and rename the files\n"
 	      "      --directories=keep|replace\n"
 	      "                         keep each directory's inode, moving its\n"
 	      "                         entries out and back (keep, the default),\n"
@@ -59,7 +61,8 @@ static void usage(FILE *out)
 	      "  -V, --version          show the version and exit\n"
 	      "\n"
 	      "Exit status: 0 converted (or nothing to do), 1 collisions stopped\n"
-	      "the conversion, 2 refusals and errors.\n",
+	      "the conversion (or directories made meanwhile were left), 2 refusals\n"
+	      "and errors.\n",
 	      out);
 }
 
@@ -92,8 +95,10 @@ int cmd_convert(int argc, char **argv)
 				c.policy = ON_COLLISION_FAIL;
 			else if (!strcmp(optarg, "rename"))
 				c.policy = ON_COLLISION_RENAME;
+			else if (!strcmp(optarg, "merge"))
+				c.policy = ON_COLLISION_MERGE;
 			else
-				return usage_error("--on-collision: '%s' is neither fail nor rename",
+				return usage_error("--on-collision: '%s' is not fail, rename or merge",
 						   optarg);
 			c.policy_given = true;
 			break;
@@ -129,6 +134,8 @@ int cmd_convert(int argc, char **argv)
 		return usage_error("--dry-run and --resume do not go together");
 	if (c.replace && c.offline)
 		return usage_error("--directories=replace goes with a mounted PATH: offline, every directory keeps its inode");
+	if (c.policy == ON_COLLISION_MERGE && c.offline)
+		return usage_error("--on-collision=merge goes with a mounted PATH: merging directories needs the kernel's moves");
 	if (c.undo_file && !c.offline)
 		return usage_error("--undo-file goes with --offline");
 	if (!c.offline && stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {

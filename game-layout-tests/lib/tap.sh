@@ -6,6 +6,7 @@
 #                                       "ok $? ... || diag ..." explains
 #                                       a failure
 #   is GOT WANT DESCRIPTION             returns 0 or 1 likewise
+#   skip REASON DESCRIPTION             one check that cannot run here
 #   skip_all REASON                     the whole test needs what is missing
 #   done_testing                        prints the plan; exit status 1 if any
 #                                       test failed
@@ -44,6 +45,11 @@ diag() {
 	printf '%s\n' "$@" | while IFS= read -r line; do
 		echo "# $line"
 	done
+}
+
+skip() {
+	tap_count=$((tap_count + 1))
+	echo "ok $tap_count - $2 # SKIP $1"
 }
 
 skip_all() {

@@ -15,6 +15,8 @@
 enum collision_policy {
 	ON_COLLISION_FAIL,	/* change nothing when names collide */
 	ON_COLLISION_RENAME,	/* keep the first by bytes, rename the others */
+	ON_COLLISION_MERGE,	/* merge directories into the first by bytes,
+				   rename the others */
 };
 
 /* What the command line asked for; read-only to the engine. */

@@ -25,19 +25,39 @@ int replace_dir(struct workspace *ws, struct outcome *out);
 bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd);
 
 /*
- * Move every entry of FROM into the casefolded TO, under its planned new
- * name if it has one; a name that collides meanwhile gets the next free
- * ' (case conflict N)' name under the rename policy.  PHASE names the
- * step, for the crash hook and the messages.  False after a message.
+ * A directory entries move out of or into: open as FD, at PATH (from the
+ * tree's root, as reports give it); KEY names it in the plan's renames
+ * (NULL: the directory in flight, or its temporary twin).
  */
-bool move_all(struct workspace *ws, struct outcome *out, const char *path,
-	      int to, int from, const char *phase);
+struct place {
+	int fd;
+	const char *path;
+	const char *key;
+};
+
+/*
+ * Move every entry of FROM into the casefolded TO, in the order of their
+ * names' bytes, under its planned new name if it has one; a name that
+ * collides meanwhile gets the next free ' (case conflict N)' name, and
+ * under the merge policy two directories that collide are merged (the
+ * one in TO is kept).  PHASE names the step, for the crash hook and the
+ * messages.  False after a message.
+ */
+bool move_all(struct workspace *ws, struct outcome *out,
+	      const struct place *to, const struct place *from,
+	      const char *phase);
+
+/*
+ * Whether nothing of the directory in flight has moved: NAME, its
+ * temporary (or new) directory in the work directory, was never made.
+ */
+bool untouched(const struct workspace *ws, const char *name);
 
 /* The directory that holds PATH (relative to the tree's root). */
 char *parent_path(const char *path);
 
-/* Report the planned renames of the directory in flight that were made,
+/* Report the planned changes of the directory in flight that were made,
    before an interruption too. */
-void note_planned_renames(struct workspace *ws, struct outcome *out, int dfd);
+void note_planned_changes(struct workspace *ws, struct outcome *out, int dfd);
 
 #endif

@@ -4,7 +4,7 @@
  * written whole and fsync()ed before the step it announces ("done" waits
  * for the next record: it announces nothing):
  *
- *   gamepart-convert 1 fail|rename [replace]
+ *   gamepart-convert 1 fail|rename|merge [replace]
  *                                       the header, with the policy, and
  *                                       "replace" if directories under
  *                                       PATH are replaced (--directories)
@@ -12,7 +12,9 @@
  *                                       converting PATH (hex), inode INO,
  *                                       whose times (SEC.NSEC) were these,
  *                                       and its parent's if it is replaced
- *   rename OLD NEW INO                  its planned renames (names in hex)
+ *   rename OLD NEW INO [DIR]            its planned renames and merges, in
+ *   merge OLD NEW INO                   order (see struct change; names
+ *                                       and paths in hex)
  *   ready                               the plan above is complete
  *   done INO                            PATH is converted
  *
@@ -45,14 +47,12 @@ static void forget_dir(struct journal *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->nrenames; i++) {
-		free(j->renames[i].old);
-		free(j->renames[i].new);
-	}
-	free(j->renames);
+	for (i = 0; i < j->nchanges; i++)
+		change_free(&j->changes[i]);
+	free(j->changes);
 	free(j->path);
-	j->renames = NULL;
-	j->nrenames = 0;
+	j->changes = NULL;
+	j->nchanges = 0;
 	j->path = NULL;
 	j->in_flight = false;
 }
@@ -173,6 +173,7 @@ int journal_start(struct journal *j, enum collision_policy policy,
 	char header[64];
 
 	snprintf(header, sizeof(header), JOURNAL_MAGIC " %s%s\n",
+		 policy == ON_COLLISION_MERGE ? "merge" :
 		 policy == ON_COLLISION_RENAME ? "rename" : "fail",
 		 replace ? " replace" : "");
 	j->policy = policy;
@@ -186,7 +187,7 @@ int journal_start(struct journal *j, enum collision_policy policy,
 int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
 		  const struct timespec parent_times[2],
-		  const struct rename *renames, size_t n)
+		  const struct change *changes, size_t n)
 {
 	char *hp = hex(path, strlen(path));
 	char *text = xasprintf("dir %llu %s %lld.%09ld %lld.%09ld",
@@ -209,22 +210,25 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 	free(text);
 	text = more;
 	forget_dir(j);
-	j->renames = xcalloc(n ? n : 1, sizeof(*j->renames));
+	j->changes = xcalloc(n ? n : 1, sizeof(*j->changes));
 	for (i = 0; i < n; i++) {
-		char *ho = hex(renames[i].old, renames[i].oldlen);
-		char *hn = hex(renames[i].new, renames[i].newlen);
-		char *line = xasprintf("%srename %s %s %llu\n", text, ho, hn,
-				       (unsigned long long)renames[i].ino);
+		const struct change *c = &changes[i];
+		char *ho = hex(c->old, c->oldlen);
+		char *hn = hex(c->new, c->newlen);
+		char *hd = c->dir ? hex(c->dir, strlen(c->dir)) : NULL;
+		char *line = xasprintf("%s%s %s %s %llu%s%s\n", text,
+				       c->merge ? "merge" : "rename", ho, hn,
+				       (unsigned long long)c->ino,
+				       hd ? " " : "", hd ? hd : "");
 
 		free(ho);
 		free(hn);
+		free(hd);
 		free(text);
 		text = line;
-		j->renames[i] = renames[i];
-		j->renames[i].old = xstrdup(renames[i].old);
-		j->renames[i].new = xstrdup(renames[i].new);
+		change_copy(&j->changes[i], c, NULL);
 	}
-	j->nrenames = n;
+	j->nchanges = n;
 	j->path = xstrdup(path);
 	j->ino = ino;
 	j->times[0] = times[0];
@@ -301,12 +305,16 @@ static int read_record(struct journal *j, char *line, bool *ready)
 
 	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert") &&
 	    !strcmp(w[1], "1")) {
-		if (strcmp(w[2], "fail") && strcmp(w[2], "rename"))
+		if (!strcmp(w[2], "fail"))
+			j->policy = ON_COLLISION_FAIL;
+		else if (!strcmp(w[2], "rename"))
+			j->policy = ON_COLLISION_RENAME;
+		else if (!strcmp(w[2], "merge"))
+			j->policy = ON_COLLISION_MERGE;
+		else
 			return -1;
 		if (n == 4 && strcmp(w[3], "replace"))
 			return -1;
-		j->policy = !strcmp(w[2], "rename") ? ON_COLLISION_RENAME :
-			    ON_COLLISION_FAIL;
 		j->replace = n == 4;
 		j->has_header = true;
 	} else if ((n == 5 || n == 7) && !strcmp(w[0], "dir") &&
@@ -322,19 +330,24 @@ static int read_record(struct journal *j, char *line, bool *ready)
 			       !timestamp(w[6], &j->parent_times[1])))
 			return -1;
 		j->ino = ino;
-	} else if (n == 4 && !strcmp(w[0], "rename") && number(w[3], &ino)) {
-		struct rename *r;
+	} else if ((n == 4 || (n == 5 && !strcmp(w[0], "rename"))) &&
+		   (!strcmp(w[0], "rename") || !strcmp(w[0], "merge")) &&
+		   number(w[3], &ino)) {
+		struct change *r;
 
 		if (!j->path || *ready)
 			return -1;
-		j->renames = xrealloc(j->renames,
-				      (j->nrenames + 1) * sizeof(*j->renames));
-		r = &j->renames[j->nrenames++];
+		j->changes = xrealloc(j->changes,
+				      (j->nchanges + 1) * sizeof(*j->changes));
+		r = &j->changes[j->nchanges++];
 		memset(r, 0, sizeof(*r));
 		r->old = unhex(w[1], &r->oldlen);
 		r->new = unhex(w[2], &r->newlen);
 		r->ino = ino;
 		r->planned = true;
+		r->merge = !strcmp(w[0], "merge");
+		if (n == 5 && !(r->dir = unhex(w[4], &len)))
+			return -1;
 		if (!r->old || !r->new)
 			return -1;
 	} else if (n == 1 && !strcmp(w[0], "ready")) {
@@ -347,17 +360,11 @@ static int read_record(struct journal *j, char *line, bool *ready)
 
 		if (!j->path || ino != j->ino || !*ready)
 			return -1;
-		j->history = xrealloc(j->history, (j->nhistory + j->nrenames) *
+		j->history = xrealloc(j->history, (j->nhistory + j->nchanges) *
 				      sizeof(*j->history));
-		j->history_dirs = xrealloc(j->history_dirs,
-					   (j->nhistory + j->nrenames) *
-					   sizeof(*j->history_dirs));
-		for (i = 0; i < j->nrenames; i++) {
-			j->history[j->nhistory] = j->renames[i];
-			j->history_dirs[j->nhistory++] = xstrdup(j->path);
-		}
-		/* The names now belong to the history. */
-		j->nrenames = 0;
+		for (i = 0; i < j->nchanges; i++)
+			change_copy(&j->history[j->nhistory++],
+				    &j->changes[i], j->path);
 		forget_dir(j);
 		*ready = false;
 	} else {
@@ -413,15 +420,10 @@ void journal_close(struct journal *j)
 {
 	size_t i;
 
-	for (i = 0; i < j->nhistory; i++) {
-		free(j->history[i].old);
-		free(j->history[i].new);
-		free(j->history_dirs[i]);
-	}
+	for (i = 0; i < j->nhistory; i++)
+		change_free(&j->history[i]);
 	free(j->history);
-	free(j->history_dirs);
 	j->history = NULL;
-	j->history_dirs = NULL;
 	j->nhistory = 0;
 	free(j->pending);
 	j->pending = NULL;

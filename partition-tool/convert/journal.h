@@ -30,15 +30,15 @@ struct journal {
 	/* Its parent's, when it is replaced: the exchange changes them. */
 	bool has_parent_times;
 	struct timespec parent_times[2];
-	struct rename *renames;
-	size_t nrenames;
+	struct change *changes;
+	size_t nchanges;
 	char *pending;		/* records to write with the next one */
 	/*
-	 * Read back: the renames of the directories recorded done, with
-	 * each one's directory, so that a resumed conversion reports them.
+	 * Read back: the changes of the directories recorded done, each
+	 * rename with its directory, so that a resumed conversion reports
+	 * them.
 	 */
-	struct rename *history;
-	char **history_dirs;
+	struct change *history;
 	size_t nhistory;
 };
 
@@ -58,7 +58,7 @@ int journal_start(struct journal *j, enum collision_policy policy,
 int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
 		  const struct timespec parent_times[2],
-		  const struct rename *renames, size_t n);
+		  const struct change *changes, size_t n);
 /*
  * Record that it is converted.  The record goes to disk with the next one
  * (one fsync a directory, not two): lost in a crash, it costs a --resume

@@ -35,7 +35,14 @@ int keep_dir(struct workspace *ws, struct outcome *out)
 	int dfd, tfd = -1, tries, ret = -1;
 	bool casefolded;
 
+	snprintf(tmpname, sizeof(tmpname), "d%llu",
+		 (unsigned long long)j->ino);
 	dfd = open_beneath(ws->rootfd, path);
+	if (dfd < 0 && errno == ENOENT && untouched(ws, tmpname)) {
+		/* Gone since its plan was recorded, before anything moved. */
+		journal_done(&ws->journal);
+		return 0;
+	}
 	if (dfd < 0 || fstat(dfd, &st) < 0) {
 		gp_warn("%s/%s: %s", ws->arg, path, strerror(errno));
 		goto out;
@@ -46,8 +53,6 @@ int keep_dir(struct workspace *ws, struct outcome *out)
 			(unsigned long long)j->ino);
 		goto out;
 	}
-	snprintf(tmpname, sizeof(tmpname), "d%llu",
-		 (unsigned long long)j->ino);
 	if (mkdirat(ws->workfd, tmpname, 0700) == 0)
 		crash_point(ws->crash, "temporary directory made");
 	else if (errno != EEXIST) {
@@ -85,9 +90,11 @@ int keep_dir(struct workspace *ws, struct outcome *out)
 		}
 	}
 
-	if (!move_all(ws, out, path, dfd, tfd, "moving entries back"))
+	if (!move_all(ws, out, &(struct place){ dfd, path, NULL },
+		      &(struct place){ tfd, path, NULL },
+		      "moving entries back"))
 		goto out;
-	note_planned_renames(ws, out, dfd);
+	note_planned_changes(ws, out, dfd);
 	/* Its entries are back: so is its modification time. */
 	if (futimens(dfd, j->times) < 0) {
 		gp_warn("%s/%s: restoring its times: %s", ws->arg, path,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/stat.h>
 
 #include "directory.h"
@@ -43,106 +44,312 @@ bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd)
 	return all;
 }
 
-static const struct rename *planned_rename(const struct journal *j,
-					   const char *name)
+bool untouched(const struct workspace *ws, const char *name)
 {
-	size_t i;
+	struct stat st;
 
-	for (i = 0; i < j->nrenames; i++)
-		if (!strcmp(j->renames[i].old, name))
-			return &j->renames[i];
+	return fstatat(ws->workfd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 &&
+	       errno == ENOENT;
+}
+
+/* The planned rename of NAME in the directory KEY (NULL: the one in flight). */
+static const struct change *planned_rename(const struct journal *j,
+					   const char *key, const char *name)
+{
+	for (size_t i = 0; i < j->nchanges; i++) {
+		const struct change *c = &j->changes[i];
+
+		if (c->merge || strcmp(c->old, name))
+			continue;
+		if (key ? c->dir && !strcmp(c->dir, key) : !c->dir)
+			return c;
+	}
 	return NULL;
 }
 
-/*
- * Move NAME from FROM into the casefolded TO, under its planned new name
- * if it has one.  A name that now collides (a writer created a variant
- * meanwhile) gets the next free ' (case conflict N)' name under the
- * rename policy; the kernel's EEXIST on RENAME_NOREPLACE says which are
- * free.  PHASE names the step, for the crash hook and the messages.
- */
-static bool move_entry(struct workspace *ws, struct outcome *out,
-		       const char *path, int to, int from, const char *name,
-		       const char *phase)
+/* The planned rename of the entry INO of the directory KEY. */
+static const struct change *planned_rename_of(const struct journal *j,
+					      const char *key, uint64_t ino)
 {
-	const struct rename *planned = planned_rename(&ws->journal, name);
-	const char *dest = planned ? planned->new : name;
-	struct rename late;
+	for (size_t i = 0; i < j->nchanges; i++) {
+		const struct change *c = &j->changes[i];
+
+		if (!c->merge && c->ino == ino &&
+		    (key ? c->dir && !strcmp(c->dir, key) : !c->dir))
+			return c;
+	}
+	return NULL;
+}
+
+static bool merge_planned(const struct journal *j, const char *from)
+{
+	for (size_t i = 0; i < j->nchanges; i++)
+		if (j->changes[i].merge && !strcmp(j->changes[i].old, from))
+			return true;
+	return false;
+}
+
+/* The name under which the directory FD holds INO, in *NAME. */
+static int name_of(int fd, uint64_t ino, char **name)
+{
+	struct dir_entries d;
+
+	if (dirread_online(fd, false, &d) < 0)
+		return -1;
+	*name = NULL;
+	for (size_t i = 0; i < d.count && !*name; i++)
+		if (d.v[i].ino == ino)
+			*name = xstrdup(d.v[i].name);
+	dir_entries_free(&d);
+	if (!*name) {
+		errno = ENOENT;
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * Rename NAME in FROM into TO under the first free ' (case conflict N)'
+ * name, noting it as a late rename in the directory DIR; the kernel's
+ * EEXIST on RENAME_NOREPLACE says which names are free.
+ */
+static bool late_rename(struct workspace *ws, struct outcome *out,
+			const struct place *from, const struct place *to,
+			const char *name, const char *phase)
+{
+	struct change late = { .dir = (char *)from->path };
 	unsigned int k;
 	struct stat st;
 
-	if (renameat2(from, name, to, dest, RENAME_NOREPLACE) == 0) {
-		crash_point(ws->crash, phase);
-		out->moved++;
-		return true;
-	}
-	if (errno == ENOENT)
-		return true;	/* removed or renamed by someone else */
-	if (errno != EEXIST || ws->journal.policy != ON_COLLISION_RENAME) {
-		gp_warn("%s/%s/%s: %s: %s", ws->arg, path, dest, phase,
-			errno == EEXIST ?
-			"a name that collides with it appeared meanwhile" :
-			strerror(errno));
-		return false;
-	}
 	for (k = 1; k < 100000; k++) {
 		late.new = conflict_name(name, strlen(name), k, &late.newlen);
 		if (!late.new)
 			break;
-		if (renameat2(from, name, to, late.new, RENAME_NOREPLACE) == 0) {
+		if (renameat2(from->fd, name, to->fd, late.new,
+			      RENAME_NOREPLACE) == 0) {
 			crash_point(ws->crash, phase);
 			late.old = (char *)name;
 			late.oldlen = strlen(name);
-			late.ino = fstatat(to, late.new, &st,
+			late.ino = fstatat(to->fd, late.new, &st,
 					   AT_SYMLINK_NOFOLLOW) == 0 ?
 				   st.st_ino : 0;
-			late.planned = false;
-			outcome_note_rename(out, path, &late);
+			outcome_note(out, NULL, &late);
 			free(late.new);
-			out->moved++;
 			return true;
 		}
 		free(late.new);
 		if (errno != EEXIST)
 			break;
 	}
-	gp_warn("%s/%s/%s: %s: %s", ws->arg, path, name, phase,
+	gp_warn("%s/%s/%s: %s: %s", ws->arg, from->path, name, phase,
 		strerror(errno));
 	return false;
 }
 
-bool move_all(struct workspace *ws, struct outcome *out, const char *path,
-	      int to, int from, const char *phase)
+/*
+ * A directory is coming into TO, where the file INO holds its name: the
+ * file takes the ' (case conflict N)' name the plan gave it, or the next
+ * free one.
+ */
+static bool make_way(struct workspace *ws, struct outcome *out,
+		     const struct place *to, uint64_t ino, const char *phase)
+{
+	const struct change *c = planned_rename_of(&ws->journal, to->key, ino);
+	char *name;
+	bool ok;
+
+	if (c && renameat2(to->fd, c->old, to->fd, c->new,
+			   RENAME_NOREPLACE) == 0) {
+		crash_point(ws->crash, phase);
+		return true;
+	}
+	if (name_of(to->fd, ino, &name) < 0) {
+		/* Gone meanwhile: the name is free. */
+		if (errno == ENOENT)
+			return true;
+		gp_warn("%s/%s: %s: %s", ws->arg, to->path, phase,
+			strerror(errno));
+		return false;
+	}
+	ok = late_rename(ws, out, to, to, name, phase);
+	free(name);
+	return ok;
+}
+
+/*
+ * Merge the directory NAME of FROM into the directory INO of TO that
+ * holds its name: its entries move in (merging again where two
+ * directories meet), then it is removed.  The merge is noted unless
+ * planned (planned ones are noted with their directory's plan).
+ */
+static bool merge_entry(struct workspace *ws, struct outcome *out,
+			const struct place *from, const struct place *to,
+			const char *name, uint64_t ino)
+{
+	struct place l = { .fd = -1 }, k = { .fd = -1 };
+	char *kname = NULL, *lpath = join_path(from->path, name), *kpath = NULL;
+	bool ok = false;
+	int tries;
+
+	if (name_of(to->fd, ino, &kname) < 0) {
+		gp_warn("%s/%s/%s: merging it: %s", ws->arg, from->path, name,
+			strerror(errno));
+		goto out;
+	}
+	kpath = join_path(to->path, kname);
+	l.path = l.key = lpath;
+	k.path = k.key = kpath;
+	l.fd = open_dir_at(from->fd, name);
+	k.fd = open_dir_at(to->fd, kname);
+	if (l.fd < 0 || k.fd < 0) {
+		gp_warn("%s/%s: merging it: %s", ws->arg,
+			l.fd < 0 ? lpath : kpath, strerror(errno));
+		goto out;
+	}
+	for (tries = 0;; tries++) {
+		if (!move_all(ws, out, &k, &l, "merging entries"))
+			goto out;
+		if (unlinkat(from->fd, name, AT_REMOVEDIR) == 0)
+			break;
+		if (errno != ENOTEMPTY || tries == EMPTY_TRIES) {
+			gp_warn("%s/%s: removing it, merged into %s: %s",
+				ws->arg, lpath, kpath, errno == ENOTEMPTY ?
+				"new entries keep appearing in it" :
+				strerror(errno));
+			goto out;
+		}
+	}
+	crash_point(ws->crash, "merged directory removed");
+	if (!merge_planned(&ws->journal, lpath)) {
+		struct change late = { .merge = true, .old = lpath,
+				       .oldlen = strlen(lpath), .new = kpath,
+				       .newlen = strlen(kpath), .ino = ino };
+
+		outcome_note(out, NULL, &late);
+	}
+	ok = true;
+out:
+	if (l.fd >= 0)
+		close(l.fd);
+	if (k.fd >= 0)
+		close(k.fd);
+	free(kname);
+	free(lpath);
+	free(kpath);
+	return ok;
+}
+
+/*
+ * Move NAME from FROM into the casefolded TO, under its planned new name
+ * if it has one.  A name that now collides (a writer created a variant
+ * meanwhile) gets the next free ' (case conflict N)' name under the
+ * rename and merge policies; merging, two directories that collide are
+ * merged, and a file that holds a directory's name makes way for it.
+ * PHASE names the step, for the crash hook and the messages.
+ */
+static bool move_entry(struct workspace *ws, struct outcome *out,
+		       const struct place *to, const struct place *from,
+		       const char *name, const char *phase)
+{
+	const struct change *planned = planned_rename(&ws->journal, from->key,
+						      name);
+	const char *dest = planned ? planned->new : name;
+	enum collision_policy policy = ws->journal.policy;
+	struct stat st, there;
+	int tries;
+
+	for (tries = 0; tries < 2; tries++) {
+		if (renameat2(from->fd, name, to->fd, dest,
+			      RENAME_NOREPLACE) == 0) {
+			crash_point(ws->crash, phase);
+			out->moved++;
+			return true;
+		}
+		if (errno == ENOENT)
+			return true;	/* removed or renamed by someone else */
+		if (errno != EEXIST || policy == ON_COLLISION_FAIL) {
+			gp_warn("%s/%s/%s: %s: %s", ws->arg, from->path, dest,
+				phase, errno == EEXIST ?
+				"a name that collides with it appeared meanwhile" :
+				strerror(errno));
+			return false;
+		}
+		if (policy != ON_COLLISION_MERGE)
+			break;
+		if (fstatat(from->fd, name, &st, AT_SYMLINK_NOFOLLOW) < 0 ||
+		    fstatat(to->fd, dest, &there, AT_SYMLINK_NOFOLLOW) < 0) {
+			if (errno == ENOENT)
+				continue;	/* one went meanwhile */
+			gp_warn("%s/%s/%s: %s: %s", ws->arg, from->path, name,
+				phase, strerror(errno));
+			return false;
+		}
+		if (!S_ISDIR(st.st_mode))
+			break;
+		if (S_ISDIR(there.st_mode))
+			return merge_entry(ws, out, from, to, name,
+					   there.st_ino);
+		if (!make_way(ws, out, to, there.st_ino, phase))
+			return false;
+	}
+	if (!late_rename(ws, out, from, to, name, phase))
+		return false;
+	out->moved++;
+	return true;
+}
+
+static int by_bytes(const void *a, const void *b)
+{
+	const struct dir_entry *x = a, *y = b;
+	size_t n = x->len < y->len ? x->len : y->len;
+	int r = memcmp(x->name, y->name, n);
+
+	return r ? r : (x->len > y->len) - (x->len < y->len);
+}
+
+bool move_all(struct workspace *ws, struct outcome *out,
+	      const struct place *to, const struct place *from,
+	      const char *phase)
 {
 	struct dir_entries d;
 	bool all;
 	size_t i;
 
-	if (dirread_online(from, false, &d) < 0) {
-		gp_warn("%s/%s: %s: %s", ws->arg, path, phase, strerror(errno));
+	if (dirread_online(from->fd, false, &d) < 0) {
+		gp_warn("%s/%s: %s: %s", ws->arg, from->path, phase,
+			strerror(errno));
 		return false;
 	}
+	/*
+	 * By bytes, as the plan was made: the first of a group of colliding
+	 * names takes its name, and merges happen in a known order.
+	 */
+	if (d.count)
+		qsort(d.v, d.count, sizeof(*d.v), by_bytes);
 	for (i = 0; i < d.count; i++)
-		if (!move_entry(ws, out, path, to, from, d.v[i].name, phase))
+		if (!move_entry(ws, out, to, from, d.v[i].name, phase))
 			break;
 	all = i == d.count;
 	dir_entries_free(&d);
 	return all;
 }
 
-/* Those whose new name in DFD holds the inode the plan gave it. */
-void note_planned_renames(struct workspace *ws, struct outcome *out, int dfd)
+/*
+ * Those whose new name in DFD holds the inode the plan gave it, and what
+ * the directory's merges did (they are done: it is converted).
+ */
+void note_planned_changes(struct workspace *ws, struct outcome *out, int dfd)
 {
 	const struct journal *j = &ws->journal;
 	struct stat st;
 	size_t i;
 
-	for (i = 0; i < j->nrenames; i++) {
-		const struct rename *r = &j->renames[i];
+	for (i = 0; i < j->nchanges; i++) {
+		const struct change *c = &j->changes[i];
 
-		if (fstatat(dfd, r->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
-		    st.st_ino == r->ino)
-			outcome_note_rename(out, j->path, r);
+		if (c->merge || c->dir ||
+		    (fstatat(dfd, c->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+		     st.st_ino == c->ino))
+			outcome_note(out, j->path, c);
 	}
 }
-

@@ -168,8 +168,8 @@ static const char *planned_name(void *ctx, const struct dir_entry *e)
 {
 	const struct plan_dir *pd = ctx;
 
-	for (size_t i = 0; i < pd->nrenames; i++) {
-		const struct rename *r = &pd->renames[i];
+	for (size_t i = 0; i < pd->nchanges; i++) {
+		const struct change *r = &pd->changes[i];
 
 		if (r->ino == e->ino && r->oldlen == e->len &&
 		    !memcmp(r->old, e->name, e->len))
@@ -214,8 +214,8 @@ static int run_offline(struct offline_run *r)
 			return -1;
 		}
 		r->out.converted++;
-		for (j = 0; j < pd->nrenames; j++)
-			outcome_note_rename(&r->out, pd->path, &pd->renames[j]);
+		for (j = 0; j < pd->nchanges; j++)
+			outcome_note(&r->out, pd->path, &pd->changes[j]);
 	}
 	offline_changes_end(fs);
 	err = ext2fs_close_free(&r->target.fs);

@@ -72,9 +72,10 @@ static bool name_taken(const struct planner *p, const struct walk_dir *dir,
 		if (fold_equal(p->folder, name, len, dir->entries[i].name,
 			       dir->entries[i].len))
 			return true;
-	for (i = 0; i < pd->nrenames; i++)
-		if (fold_equal(p->folder, name, len, pd->renames[i].new,
-			       pd->renames[i].newlen))
+	for (i = 0; i < pd->nchanges; i++)
+		if (!pd->changes[i].merge &&
+		    fold_equal(p->folder, name, len, pd->changes[i].new,
+			       pd->changes[i].newlen))
 			return true;
 	return false;
 }
@@ -89,53 +90,97 @@ static int by_bytes(const void *a, const void *b)
 	return r ? r : (x->len > y->len) - (x->len < y->len);
 }
 
+/* Rename E of the group to a ' (case conflict N)' name free in DIR. */
+static void plan_rename(struct planner *p, struct plan_dir *pd,
+			const struct dir_entry *e)
+{
+	struct change *r;
+	unsigned int k;
+	char *name = NULL;
+	size_t len = 0;
+
+	for (k = 1; k < 100000; k++) {
+		name = conflict_name(e->name, e->len, k, &len);
+		if (!name || !name_taken(p, p->walking, pd, name, len))
+			break;
+		free(name);
+		name = NULL;
+	}
+	if (!name) {
+		char *q = report_escape(e->name, e->len, true);
+
+		gp_warn("%s: %s: no room for a ' (case conflict N)' name",
+			pd->path, q);
+		free(q);
+		p->plan->unnamed++;
+		return;
+	}
+	r = &pd->changes[pd->nchanges++];
+	memset(r, 0, sizeof(*r));
+	r->old = xmalloc(e->len + 1);
+	memcpy(r->old, e->name, e->len);
+	r->old[e->len] = '\0';
+	r->oldlen = e->len;
+	r->new = name;
+	r->newlen = len;
+	r->ino = e->ino;
+	r->planned = true;
+}
+
+/* Merge the directory E of the group into KEEP (merge-plan.c does the rest). */
+static void plan_merge(struct plan_dir *pd, const struct dir_entry *e,
+		       const struct dir_entry *keep)
+{
+	struct change *m = &pd->changes[pd->nchanges++];
+	char *from = xasprintf("%.*s", (int)e->len, e->name);
+	char *into = xasprintf("%.*s", (int)keep->len, keep->name);
+
+	memset(m, 0, sizeof(*m));
+	m->merge = true;
+	m->old = join_path(pd->path, from);
+	m->oldlen = strlen(m->old);
+	m->new = join_path(pd->path, into);
+	m->newlen = strlen(m->new);
+	m->ino = keep->ino;
+	m->planned = true;
+	free(from);
+	free(into);
+}
+
+/*
+ * A group of names that collide: the first by bytes keeps its name and
+ * the others are renamed; merging, the first directory by bytes is kept,
+ * the other directories merge into it and every file is renamed.
+ */
 static void on_group(void *ctx, const struct dir_entry *const *group,
 		     size_t n)
 {
 	struct planner *p = ctx;
 	struct plan_dir *pd = &p->plan->dirs[p->plan->ndirs - 1];
 	const struct dir_entry **sorted;
-	size_t i;
+	size_t i, keep = 0;
 
-	if (p->policy != ON_COLLISION_RENAME)
+	if (p->policy == ON_COLLISION_FAIL)
 		return;
 	sorted = xmalloc(n * sizeof(*sorted));
 	memcpy(sorted, group, n * sizeof(*sorted));
 	qsort(sorted, n, sizeof(*sorted), by_bytes);
-	pd->renames = xrealloc(pd->renames,
-			       (pd->nrenames + n) * sizeof(*pd->renames));
-	/* The first by bytes keeps its name. */
-	for (i = 1; i < n; i++) {
-		const struct dir_entry *e = sorted[i];
-		struct rename *r = &pd->renames[pd->nrenames];
-		unsigned int k;
-		char *name = NULL;
-		size_t len = 0;
-
-		for (k = 1; k < 100000; k++) {
-			name = conflict_name(e->name, e->len, k, &len);
-			if (!name || !name_taken(p, p->walking, pd, name, len))
+	if (p->policy == ON_COLLISION_MERGE)
+		for (i = 0; i < n; i++)
+			if (sorted[i]->is_dir) {
+				keep = i;
 				break;
-			free(name);
-			name = NULL;
-		}
-		if (!name) {
-			char *q = report_escape(e->name, e->len, true);
-			gp_warn("%s: %s: no room for a ' (case conflict N)' name",
-				pd->path, q);
-			free(q);
-			p->plan->unnamed++;
+			}
+	pd->changes = xrealloc(pd->changes,
+			       (pd->nchanges + n) * sizeof(*pd->changes));
+	for (i = 0; i < n; i++) {
+		if (i == keep)
 			continue;
-		}
-		r->old = xmalloc(e->len + 1);
-		memcpy(r->old, e->name, e->len);
-		r->old[e->len] = '\0';
-		r->oldlen = e->len;
-		r->new = name;
-		r->newlen = len;
-		r->ino = e->ino;
-		r->planned = true;
-		pd->nrenames++;
+		if (p->policy == ON_COLLISION_MERGE && sorted[i]->is_dir &&
+		    sorted[keep]->is_dir)
+			plan_merge(pd, sorted[i], sorted[keep]);
+		else
+			plan_rename(p, pd, sorted[i]);
 	}
 	free(sorted);
 }
@@ -198,11 +243,9 @@ void plan_free(struct plan *plan)
 	size_t i, j;
 
 	for (i = 0; i < plan->ndirs; i++) {
-		for (j = 0; j < plan->dirs[i].nrenames; j++) {
-			free(plan->dirs[i].renames[j].old);
-			free(plan->dirs[i].renames[j].new);
-		}
-		free(plan->dirs[i].renames);
+		for (j = 0; j < plan->dirs[i].nchanges; j++)
+			change_free(&plan->dirs[i].changes[j]);
+		free(plan->dirs[i].changes);
 		free(plan->dirs[i].path);
 	}
 	free(plan->dirs);
@@ -214,7 +257,8 @@ size_t plan_renames(const struct plan *plan)
 	size_t i, n = 0;
 
 	for (i = 0; i < plan->ndirs; i++)
-		n += plan->dirs[i].nrenames;
+		for (size_t k = 0; k < plan->dirs[i].nchanges; k++)
+			n += !plan->dirs[i].changes[k].merge;
 	return n;
 }
 
@@ -231,6 +275,9 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 	plan_free(plan);
 	if (t->kind == TARGET_ONLINE) {
 		walk_target(t, visit, &p, &res);
+		if (policy == ON_COLLISION_MERGE && !res.errors &&
+		    plan_merges(plan, f, t->dirfd) < 0)
+			res.errors++;
 	} else {
 		err = ext2fs_allocate_inode_bitmap(t->fs, "planned directories",
 						   &p.planned);
@@ -267,33 +314,41 @@ out:
 	return ret;
 }
 
-void outcome_note_rename(struct outcome *out, const char *dir,
-			 const struct rename *r)
+void change_free(struct change *c)
 {
-	struct rename *d;
+	free(c->dir);
+	free(c->old);
+	free(c->new);
+}
 
-	if (out->nrenames == out->cap) {
+void change_copy(struct change *to, const struct change *from,
+		 const char *dir)
+{
+	*to = *from;
+	to->old = xstrdup(from->old);
+	to->new = xstrdup(from->new);
+	to->dir = from->dir ? xstrdup(from->dir) :
+		  dir && !from->merge ? xstrdup(dir) : NULL;
+}
+
+void outcome_note(struct outcome *out, const char *dir,
+		  const struct change *c)
+{
+	if (out->nchanges == out->cap) {
 		out->cap = out->cap ? 2 * out->cap : 16;
-		out->renames = xrealloc(out->renames,
-					out->cap * sizeof(*out->renames));
-		out->rename_dirs = xrealloc(out->rename_dirs,
-					    out->cap * sizeof(*out->rename_dirs));
+		out->changes = xrealloc(out->changes,
+					out->cap * sizeof(*out->changes));
 	}
-	d = &out->renames[out->nrenames];
-	*d = *r;
-	d->old = xstrdup(r->old);
-	d->new = xstrdup(r->new);
-	out->rename_dirs[out->nrenames++] = xstrdup(dir);
+	change_copy(&out->changes[out->nchanges++], c, dir);
 }
 
 void outcome_free(struct outcome *out)
 {
-	for (size_t i = 0; i < out->nrenames; i++) {
-		free(out->renames[i].old);
-		free(out->renames[i].new);
-		free(out->rename_dirs[i]);
-	}
-	free(out->renames);
-	free(out->rename_dirs);
+	for (size_t i = 0; i < out->nchanges; i++)
+		change_free(&out->changes[i]);
+	free(out->changes);
+	for (size_t i = 0; i < out->nunconverted; i++)
+		free(out->unconverted[i]);
+	free(out->unconverted);
 	memset(out, 0, sizeof(*out));
 }

@@ -26,10 +26,23 @@ struct convert_mode {
 	bool replace;		/* directories under PATH are replaced */
 };
 
-struct rename {
+/*
+ * A change to a name: a rename, or (--on-collision=merge) a directory
+ * merged into another.  Changes are made, recorded and reported in one
+ * order, and each gives the paths as they are just before it is made.
+ */
+struct change {
+	bool merge;
+	/*
+	 * A rename: OLD becomes NEW in DIR (a path as the directory's
+	 * report gives it; NULL: the directory converted).  A merge: the
+	 * entries of the directory OLD move into NEW, and OLD is removed;
+	 * both are paths from the converted tree's root.
+	 */
+	char *dir;
 	char *old, *new;
 	size_t oldlen, newlen;
-	uint64_t ino;
+	uint64_t ino;		/* the renamed entry; the directory kept */
 	bool planned;		/* in the plan, not forced by a late arrival */
 };
 
@@ -38,8 +51,8 @@ struct plan_dir {
 	char *path;		/* online relative to PATH ("." for it),
 				   offline absolute inside the filesystem */
 	uint64_t ino;
-	struct rename *renames;
-	size_t nrenames;
+	struct change *changes;
+	size_t nchanges;
 };
 
 struct plan {
@@ -61,7 +74,23 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 	      struct target *t, struct folder *f, struct report *report,
 	      struct plan *plan);
 void plan_free(struct plan *plan);
+/* How many renames (not merges) the plan holds. */
 size_t plan_renames(const struct plan *plan);
+
+/*
+ * Under the merge policy, once the tree is walked: add to each planned
+ * directory's changes what its merges do inside the directories merged
+ * (merge-plan.c), reading them beneath ROOTFD.  -1 after a message.
+ */
+int plan_merges(struct plan *plan, struct folder *f, int rootfd);
+
+/* NAME in the directory DIR (a path from the tree's root, "." for it). */
+char *join_path(const char *dir, const char *name);
+
+void change_free(struct change *c);
+/* TO, a copy of FROM, a rename given DIR if it has none. */
+void change_copy(struct change *to, const struct change *from,
+		 const char *dir);
 
 /*
  * NAME with " (case conflict N)" before its last ".suffix" (none when the
@@ -74,14 +103,19 @@ char *conflict_name(const char *name, size_t len, unsigned int n,
 struct outcome {
 	size_t converted;	/* directories */
 	size_t moved;		/* entries moved (online) or relinked */
-	struct rename *renames;	/* done, in order */
-	char **rename_dirs;	/* the directory of each */
-	size_t nrenames, cap;
+	size_t late_dirs;	/* directories made during the conversion,
+				   converted (online) */
+	char **unconverted;	/* made during it and left as they are */
+	size_t nunconverted;
+	struct change *changes;	/* done, in order, each with its dir */
+	size_t nchanges, cap;
 	bool undo_written;	/* offline: the undo file holds the run */
 };
 
-void outcome_note_rename(struct outcome *out, const char *dir,
-			 const struct rename *r);
+/* Note C, done; DIR is the directory converted, for a rename without
+   its own. */
+void outcome_note(struct outcome *out, const char *dir,
+		  const struct change *c);
 void outcome_free(struct outcome *out);
 
 /* Everything a report of the run is made from. */

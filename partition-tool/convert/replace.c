@@ -77,6 +77,12 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 	pfd = open_beneath(ws->rootfd, parent);
 	if (pfd >= 0)
 		dfd = open_dir_at(pfd, base);
+	if (dfd < 0 && errno == ENOENT && untouched(ws, newname)) {
+		/* Gone since its plan was recorded, before anything moved. */
+		journal_done(&ws->journal);
+		ret = 0;
+		goto out;
+	}
 	if (dfd < 0 || fstat(dfd, &st) < 0) {
 		gp_warn("%s/%s: %s", ws->arg, path, strerror(errno));
 		goto out;
@@ -88,7 +94,7 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 		dfd = open_dir_at(ws->workfd, newname);
 		if (dfd < 0 && errno == ENOENT &&
 		    online_casefolded(nfd, &casefolded) == 0 && casefolded) {
-			note_planned_renames(ws, out, nfd);
+			note_planned_changes(ws, out, nfd);
 			goto done;
 		}
 		if (dfd < 0 || fstat(dfd, &st) < 0 || st.st_ino != j->ino) {
@@ -113,7 +119,9 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 		if (copy_attributes(ws->arg, path, dfd, nfd) < 0)
 			goto out;
 		crash_point(ws->crash, "attributes copied");
-		if (!move_all(ws, out, path, nfd, dfd, "moving entries in"))
+		if (!move_all(ws, out, &(struct place){ nfd, path, NULL },
+			      &(struct place){ dfd, path, NULL },
+			      "moving entries in"))
 			goto out;
 		if (renameat2(pfd, base, ws->workfd, newname,
 			      RENAME_EXCHANGE) < 0) {
@@ -131,7 +139,9 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 	 * They follow the others, until it can be removed.
 	 */
 	for (tries = 0;; tries++) {
-		if (!move_all(ws, out, path, nfd, dfd, "moving late entries in"))
+		if (!move_all(ws, out, &(struct place){ nfd, path, NULL },
+			      &(struct place){ dfd, path, NULL },
+			      "moving late entries in"))
 			goto out;
 		close(dfd);
 		dfd = -1;
@@ -161,7 +171,7 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 			goto work_fail;
 	}
 	crash_point(ws->crash, "old directory removed");
-	note_planned_renames(ws, out, nfd);
+	note_planned_changes(ws, out, nfd);
 done:
 	journal_done(&ws->journal);
 	out->converted++;

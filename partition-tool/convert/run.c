@@ -32,6 +32,9 @@
 #include "lib/target.h"
 #include "lib/util.h"
 
+/* Walks for directories made during the conversion, at most. */
+#define LATE_ROUNDS	5
+
 /* An online run: what it works with, what it planned and what it did. */
 struct online_run {
 	const struct convert_options *o;
@@ -101,13 +104,18 @@ static int finish_dir(struct online_run *r)
 	return keep_dir(&r->ws, &r->out);
 }
 
-/* The atime and mtime of PATH beneath the root; -1 after a message. */
+/*
+ * The atime and mtime of PATH beneath the root; 1 if it is gone, -1
+ * after a message.
+ */
 static int times_of(struct online_run *r, const char *path,
 		    struct timespec times[2])
 {
 	int fd = open_beneath(r->target.dirfd, path);
 	struct stat st;
 
+	if (fd < 0 && errno == ENOENT)
+		return 1;
 	if (fd < 0 || fstat(fd, &st) < 0) {
 		gp_warn("%s/%s: %s", r->o->arg, path, strerror(errno));
 		if (fd >= 0)
@@ -131,31 +139,48 @@ static int refresh_rename_inodes(struct online_run *r, struct plan_dir *pd)
 	struct stat est;
 
 	if (fd < 0) {
+		if (errno == ENOENT)
+			return 1;
 		gp_warn("%s/%s: %s", r->o->arg, pd->path, strerror(errno));
 		return -1;
 	}
-	for (size_t k = 0; k < pd->nrenames; k++)
-		if (fstatat(fd, pd->renames[k].old, &est,
-			    AT_SYMLINK_NOFOLLOW) == 0)
-			pd->renames[k].ino = est.st_ino;
+	for (size_t k = 0; k < pd->nchanges; k++) {
+		struct change *c = &pd->changes[k];
+
+		/* A merge names the directory kept, by its path. */
+		if (c->merge && fstatat(r->target.dirfd, c->new, &est,
+					AT_SYMLINK_NOFOLLOW) == 0)
+			c->ino = est.st_ino;
+		else if (!c->merge && !c->dir &&
+			 fstatat(fd, c->old, &est, AT_SYMLINK_NOFOLLOW) == 0)
+			c->ino = est.st_ino;
+	}
 	close(fd);
 	return 0;
 }
 
-/* Convert every directory of the plan, children first. */
-static int run_plan(struct online_run *r)
+/* Convert every directory of PLAN, children first. */
+static int run_plan(struct online_run *r, struct plan *plan)
 {
 	struct journal *j = &r->ws.journal;
 	size_t i;
 
-	for (i = r->plan.ndirs; i-- > 0;) {
-		struct plan_dir *pd = &r->plan.dirs[i];
+	for (i = plan->ndirs; i-- > 0;) {
+		struct plan_dir *pd = &plan->dirs[i];
 		struct timespec times[2], parent_times[2] = { { 0 } };
 		bool replacing;
+		int ret = refresh_rename_inodes(r, pd);
 
-		if (refresh_rename_inodes(r, pd) < 0 ||
-		    times_of(r, pd->path, times) < 0)
+		if (ret == 0)
+			ret = times_of(r, pd->path, times);
+		if (ret < 0)
 			return -1;
+		/*
+		 * Removed or renamed since the plan (by a writer): nothing
+		 * of it moved; if it is elsewhere, the next walk finds it.
+		 */
+		if (ret > 0)
+			continue;
 		/*
 		 * Replacing it changes its parent's entry, and so its
 		 * parent's times, which the journal keeps to restore.
@@ -163,15 +188,17 @@ static int run_plan(struct online_run *r)
 		replacing = j->replace && strcmp(pd->path, ".");
 		if (replacing) {
 			char *parent = parent_path(pd->path);
-			int ret = times_of(r, parent, parent_times);
 
+			ret = times_of(r, parent, parent_times);
 			free(parent);
 			if (ret < 0)
 				return -1;
+			if (ret > 0)
+				continue;
 		}
 		if (journal_begin(j, pd->path, pd->ino, times,
 				  replacing ? parent_times : NULL,
-				  pd->renames, pd->nrenames) < 0) {
+				  pd->changes, pd->nchanges) < 0) {
 			gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", r->o->arg,
 				r->ws.workname, strerror(errno));
 			return -1;
@@ -211,20 +238,77 @@ static int plan_verdict(struct online_run *r, bool more)
 	return -1;
 }
 
+/*
+ * Directories that a writer made during the conversion inside one not
+ * converted yet are not +F (those made in a converted one inherit it):
+ * the tree is walked again and they are converted the same way, until a
+ * walk finds none.  A round that cannot convert them (their names
+ * collide under the fail policy, a writer keeps making them) leaves
+ * them, named in *LEFT.  -1 if the conversion of one failed.
+ */
+static int convert_late_dirs(struct online_run *r, size_t *left)
+{
+	struct plan late = { 0 };
+	int round, ret = 0;
+
+	*left = 0;
+	for (round = 0; ret == 0; round++) {
+		struct report *report = report_new();
+
+		if (plan_tree(r->o, r->mode.policy, &r->target, r->folder,
+			      report, &late) < 0) {
+			ret = -1;
+		} else if (late.ndirs && (round == LATE_ROUNDS ||
+					  late.refused || late.unnamed ||
+					  (late.groups &&
+					   r->mode.policy == ON_COLLISION_FAIL))) {
+			r->out.unconverted = xcalloc(late.ndirs,
+						     sizeof(*r->out.unconverted));
+			for (size_t i = 0; i < late.ndirs; i++) {
+				r->out.unconverted[i] = xstrdup(late.dirs[i].path);
+				gp_warn("%s/%s: made during the conversion and not converted: %s",
+					r->o->arg, late.dirs[i].path,
+					round == LATE_ROUNDS ?
+					"directories keep appearing" :
+					"its names collide or cannot be kept (gamepart check says which)");
+			}
+			*left = r->out.nunconverted = late.ndirs;
+		} else if (late.ndirs) {
+			r->out.late_dirs += late.ndirs;
+			ret = run_plan(r, &late);
+			report_free(report);
+			continue;
+		}
+		report_free(report);
+		break;
+	}
+	plan_free(&late);
+	return ret;
+}
+
 /* Check, then convert; the exit status. */
 static int convert_tree(struct online_run *r)
 {
 	int ret = plan_verdict(r, r->o->resume);
+	size_t left = 0;
 
 	if (ret >= 0)
 		return ret;
 	if (r->ws.journal.fd < 0 && workspace_make(&r->ws, &r->mode) < 0)
 		return EXIT_TROUBLE;
-	if (run_plan(r) < 0 || workspace_remove(&r->ws) < 0) {
+	if (run_plan(r, &r->plan) < 0 || convert_late_dirs(r, &left) < 0 ||
+	    workspace_remove(&r->ws) < 0) {
 		result(r, "interrupted");
 		gp_warn("%s: the conversion stopped; once the cause is gone: gamepart convert --resume %s",
 			r->o->arg, r->o->arg);
 		return EXIT_TROUBLE;
+	}
+	if (left) {
+		result(r, "converted, but for directories made meanwhile");
+		gp_warn("%s: %zu director%s made during the conversion %s not casefolded; convert again to finish",
+			r->o->arg, left, left == 1 ? "y" : "ies",
+			left == 1 ? "is" : "are");
+		return EXIT_FINDINGS;
 	}
 	return result(r, "converted") < 0 ? EXIT_TROUBLE : EXIT_NOTHING_FOUND;
 }
@@ -263,8 +347,7 @@ static int resume(struct online_run *r)
 	r->mode.replace = j->replace;
 	/* What the interrupted run did is part of this one's report. */
 	for (size_t i = 0; i < j->nhistory; i++)
-		outcome_note_rename(&r->out, j->history_dirs[i],
-				    &j->history[i]);
+		outcome_note(&r->out, NULL, &j->history[i]);
 	/* The directory in flight, if its plan was complete. */
 	if (j->in_flight && finish_dir(r) < 0) {
 		result(r, "interrupted");

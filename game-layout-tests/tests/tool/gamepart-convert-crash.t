@@ -12,13 +12,23 @@
 # every directory is +F, no work directory is left, e2fsck -fn is clean.
 # Before the resume, check says that a conversion was interrupted.  The
 # phases the stops hit are reported.  Both ways of converting a
-# directory are stopped: keeping it (the default) and replacing it.
+# directory are stopped: keeping it (the default) and replacing it; and
+# under --on-collision=merge, on a library with a modded game whose
+# directories collide, the merge's own changes are stopped by name.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/convert.sh"
 	convert_mount
+	policy=${POLICY:-rename}
 	p=${DIRECTORIES:+$DIRECTORIES, }	# which pass a test belongs to
+	[ "$policy" = merge ] && p="merge, $p"
+	# make_lib DIR: the library the conversions convert.
+	make_lib() {
+		"$tree" make "$1" --big 150
+		[ "$policy" = merge ] && "$tree" make-mods "$1"
+		"$tree" manifest "$1" >"$2"
+	}
 	# after_crash LIB TAG [REPORT]: check notices, then --resume finishes.
 	after_crash() {
 		"$gp" check "$1" >/tmp/check.out 2>/tmp/check.err
@@ -33,17 +43,16 @@ if [ "${1-}" = --guest ]; then
 	stop_at() {
 		local lib=$mnt/kill-$2 status phase
 		mkdir $lib
-		"$tree" make $lib --big 150
-		"$tree" manifest $lib >$mnt/before-$2.json
+		make_lib $lib $mnt/before-$2.json
 		# Once the journal is gone, so is its record of the renames,
 		# which only the killed run's report gave: the plan, made the
 		# same way, stands in for it.
 		[ "$1" = "journal removed" ] &&
-			"$gp" convert --dry-run --on-collision=rename --json $lib \
+			"$gp" convert --dry-run --on-collision=$policy --json $lib \
 				>/tmp/plan.json
 		# (The shell's "Killed" goes to /dev/null.)
 		{ GAMEPART_TEST_CRASH_AFTER=$1 "$gp" convert $directories \
-			--on-collision=rename --json $lib \
+			--on-collision=$policy --json $lib \
 			>/dev/null 2>/tmp/crash.err; } 2>/dev/null
 		status=$?
 		if [ $status -eq 0 ]; then
@@ -80,11 +89,14 @@ if [ "${1-}" = --guest ]; then
 			fi
 		done
 		# Changes the spread may miss, each made once a directory or
-		# once a conversion: named.
-		if [ -n "${ALL-}" ]; then
-			phases=("temporary directory removed" "journal removed")
-			[ "${DIRECTORIES-}" = replace ] &&
-				phases+=("directory exchanged" "old directory removed")
+		# once a conversion (or a merge): named.
+		phases=()
+		[ -n "${ALL-}" ] && phases=("temporary directory removed" "journal removed")
+		[ -n "${ALL-}" ] && [ "${DIRECTORIES-}" = replace ] &&
+			phases+=("directory exchanged" "old directory removed")
+		[ "$policy" = merge ] &&
+			phases+=("merging entries" "merged directory removed")
+		if [ ${#phases[@]} -gt 0 ]; then
 			for phase in "${phases[@]}"; do
 				i=$((i + 1))
 				stop_at "$phase" $i
@@ -96,11 +108,10 @@ if [ "${1-}" = --guest ]; then
 	poweroff-before)
 		lib=$mnt/power
 		mkdir $lib
-		"$tree" make $lib --big 150
-		"$tree" manifest $lib >$mnt/before-power.json
+		make_lib $lib $mnt/before-power.json
 		sync
 		GAMEPART_TEST_CRASH_AFTER=$3:poweroff "$gp" convert \
-			$directories --on-collision=rename $lib
+			$directories --on-collision=$policy $lib
 		echo "not ok - the guest is still running after the power-off"
 		;;
 	poweroff-after)
@@ -117,28 +128,38 @@ fi
 if [ -n "${GAMEPART_FULL-}" ]; then
 	gamepart_on_casefold_image 256M --env ALL=1 -- kill
 	gamepart_on_casefold_image 256M --env ALL=1 --env DIRECTORIES=replace -- kill
+	gamepart_on_casefold_image 256M --env ALL=1 --env POLICY=merge -- kill
+	gamepart_on_casefold_image 256M --env ALL=1 --env POLICY=merge --env DIRECTORIES=replace -- kill
 	# Spread over the changes this library's conversion makes (the kill
 	# passes say how many: 517 keeping directories, 397 replacing them);
-	# one past the end fails, it is not skipped.
-	powers="keep:40 keep:200 keep:400 replace:30 replace:250"
+	# one past the end fails, it is not skipped.  MODE:POLICY:WHEN.
+	powers=("keep:rename:40" "keep:rename:200" "keep:rename:400"
+		"replace:rename:30" "replace:rename:250"
+		"keep:merge:merging entries" "replace:merge:merged directory removed")
 else
 	# The power-off costs two boots: make check-full only.
 	gamepart_on_casefold_image 256M --env STOPS=4 -- kill
 	gamepart_on_casefold_image 256M --env STOPS=3 --env DIRECTORIES=replace -- kill
-	powers=
+	gamepart_on_casefold_image 256M --env STOPS=2 --env POLICY=merge -- kill
+	powers=()
 fi
-for power in $powers; do
-	mode=${power%:*} n=${power#*:}
+for power in "${powers[@]}"; do
+	mode=${power%%:*} when=${power#*:*:} policy=${power#*:}
+	policy=${policy%%:*}
 	cp --sparse=always "$scratch/casefold.img" "$scratch/power.img"
 	# The guest powers itself off: no exit status comes back.
 	"$vmrun" --kernel "$(kernel_image patched)" --env "GAMEPART=$gp" \
-		--env "DIRECTORIES=$mode" --disk "$scratch/power.img" -- \
-		"$0" --guest poweroff-before "$n" >"$scratch/power.out" 2>&1
-	phase=$(sed -n "s/.*test crash after change $n (\(.*\))\$/\1/p" "$scratch/power.out")
-	[ -n "$phase" ]
-	ok $? "$mode: power-off after change $n ($phase): the guest went down in the conversion" ||
+		--env "DIRECTORIES=$mode" --env "POLICY=$policy" \
+		--disk "$scratch/power.img" -- \
+		"$0" --guest poweroff-before "$when" >"$scratch/power.out" 2>&1
+	phase=$(sed -n "s/.*test crash after change \([0-9]* (.*)\)\$/\1/p" "$scratch/power.out")
+	case $when in
+	[0-9]*) [ "${phase%% *}" = "$when" ] ;;
+	*) [ "${phase#* }" = "($when)" ] ;;
+	esac
+	ok $? "$mode, $policy: power-off after change $phase: the guest went down in the conversion" ||
 		diag "$(tail -n 5 "$scratch/power.out")"
 	guest_run patched --env "GAMEPART=$gp" --env "DIRECTORIES=$mode" \
-		--disk "$scratch/power.img" -- poweroff-after
+		--env "POLICY=$policy" --disk "$scratch/power.img" -- poweroff-after
 done
 done_testing

@@ -9,9 +9,11 @@
 # done, and it says so).  Afterwards nothing it wrote is lost: each of its
 # files is where its last successful operation left it, with its content,
 # and nothing it deleted is back.  The tool carries the files it made
-# into the converted tree: every directory is +F, and the library's own
-# files are as before, with the reported renames.  (The writer keeps out
-# of the planted colliding directories, whose paths a rename changes.)
+# into the converted tree: every directory is +F, those the writer made
+# (some inside others it made) and renamed included, and the library's
+# own files are as before, with the reported renames.  (The writer keeps
+# out of the planted colliding directories, whose paths a rename
+# changes.)
 # Both ways of converting a directory are run: keeping it (the default)
 # and replacing it.
 
@@ -37,6 +39,7 @@ rnd = random.Random(7)
 dirs = [top for top, _, _ in os.walk(root)
         if "/Maps" not in top and "/MAPS" not in top]
 files = {}        # path -> content, as the writer believes
+made = []         # directories it made, as it believes
 gone = set()
 done = failed = 0
 i = 0
@@ -44,7 +47,23 @@ while not os.path.exists(stop) or i < 200:
     i += 1
     op = rnd.random()
     try:
-        if op < 0.5 or not files:
+        if op < 0.08:
+            path = os.path.join(rnd.choice(dirs), "writer-dir-%d" % i)
+            os.mkdir(path)
+            dirs.append(path)
+            made.append(path)
+        elif op < 0.12 and made:
+            old = rnd.choice(made)
+            new = os.path.join(os.path.dirname(old),
+                               "writer-dir-%d-renamed" % i)
+            os.rename(old, new)
+            moved = lambda p: new + p[len(old):] \
+                if p == old or p.startswith(old + "/") else p
+            files = {moved(p): data for p, data in files.items()}
+            gone = {p for p in gone if moved(p) == p}
+            dirs = [moved(d) for d in dirs]
+            made = [moved(d) for d in made]
+        elif op < 0.5 or not files:
             d = rnd.choice(dirs)
             path = os.path.join(d, "writer-%d.txt" % i)
             data = "written %d\n" % i
@@ -66,7 +85,8 @@ while not os.path.exists(stop) or i < 200:
     except OSError:
         failed += 1
 json.dump({"files": files, "gone": sorted(gone - set(files)),
-           "done": done, "failed": failed}, open(account, "w"))
+           "dirs": made, "done": done, "failed": failed},
+          open(account, "w"))
 EOF
 	writer=$!
 	sleep 1
@@ -76,10 +96,11 @@ EOF
 		diag "$(cat /tmp/err)"
 	touch /tmp/writer.stop
 	wait $writer
-	diag "$(jq -r '"writer: \(.done) operations done, \(.failed) failed (entry away for a moment), \(.files | length) files"' /tmp/writer.json)"
+	diag "$(jq -r '"writer: \(.done) operations done, \(.failed) failed (entry away for a moment), \(.files | length) files, \(.dirs | length) directories"' /tmp/writer.json)"
+	diag "$(jq -r '"the conversion converted \(.convert.directories_made_meanwhile) directories made meanwhile"' /tmp/convert.json)"
 
 	python3 - /tmp/writer.json <<'EOF'
-import json, sys
+import json, os, sys
 a = json.load(open(sys.argv[1]))
 bad = 0
 # On standard error, so that a failure shows its paths without prove -v.
@@ -89,6 +110,9 @@ for path, data in a["files"].items():
             print("# changed: %s" % path, file=sys.stderr); bad += 1
     except OSError as e:
         print("# lost: %s: %s" % (path, e), file=sys.stderr); bad += 1
+for path in a["dirs"]:
+    if not os.path.isdir(path):
+        print("# directory lost: %s" % path, file=sys.stderr); bad += 1
 for path in a["gone"]:
     try:
         open(path).close()
