@@ -111,7 +111,8 @@ LIBEXECDIR ?= $(PREFIX)/lib/gamepart
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 UNITS := systemd-units
-UNIT_HELPERS := config.sh gamepart-udev-match gamepart-mount gamepart-provision gamepart-report
+UNIT_HELPERS := config.sh gamepart-udev-match gamepart-mount gamepart-provision gamepart-report \
+	gamepart-prefixes
 subst_paths = sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@SBINDIR@|$(PREFIX)/sbin|g'
 
@@ -129,7 +130,8 @@ install-units:
 	done
 	chmod 644 $(DESTDIR)$(LIBEXECDIR)/config.sh
 	$(subst_paths) $(UNITS)/61-gamepart.rules.in >$(DESTDIR)$(UDEVRULESDIR)/61-gamepart.rules
-	for u in gamepart-mount@.service gamepart-provision@.service gamepart-report.service; do \
+	for u in gamepart-mount@.service gamepart-provision@.service gamepart-report.service \
+		gamepart-prefixes@.service; do \
 		$(subst_paths) $(UNITS)/$$u.in >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
 	done
 	install -m 644 $(UNITS)/gamepart-report.timer $(DESTDIR)$(SYSTEMDUNITDIR)/

@@ -19,6 +19,9 @@ static void usage(FILE *out)
 	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename|merge]\n"
 	      "                        [--directories=keep|replace] [--resume]\n"
 	      "                        [--json] PATH\n"
+	      "       gamepart convert --prefixes [--dry-run]\n"
+	      "                        [--on-collision=fail|rename|merge]\n"
+	      "                        [--directories=keep|replace] LIBRARY\n"
 	      "       gamepart convert --offline [--undo-file=FILE] [--dry-run]\n"
 	      "                        [--on-collision=fail|rename] [--resume] [--json]\n"
 	      "                        TARGET [DIR...]\n"
@@ -28,6 +31,10 @@ static void usage(FILE *out)
 	      "checked first; entries are moved, never copied, and keep their\n"
 	      "inodes.  A journal beside PATH lets an interrupted conversion be\n"
 	      "finished with --resume.\n"
+	      "\n"
+	      "With --prefixes, every Proton prefix of the Steam library LIBRARY\n"
+	      "(steamapps/compatdata/*/pfx/drive_c) that is not case-insensitive is\n"
+	      "converted so, one after the other; an interrupted one is resumed.\n"
 	      "\n"
 	      "With --offline, TARGET is an unmounted device or image: the casefold\n"
 	      "feature is turned on if it is off, and every directory under each DIR\n"
@@ -52,6 +59,7 @@ static void usage(FILE *out)
 	      "      --resume           finish an interrupted conversion of PATH\n"
 	      "                         (offline: roll it back with e2undo, then\n"
 	      "                         convert again)\n"
+	      "      --prefixes         convert the Proton prefixes of LIBRARY\n"
 	      "      --offline          convert an unmounted TARGET through libext2fs\n"
 	      "      --undo-file=FILE   offline: the undo file (default\n"
 	      "                         gamepart-convert-NAME.e2undo in\n"
@@ -69,13 +77,14 @@ static void usage(FILE *out)
 int cmd_convert(int argc, char **argv)
 {
 	enum { OPT_ON_COLLISION = 256, OPT_RESUME, OPT_OFFLINE, OPT_UNDO_FILE,
-	       OPT_DIRECTORIES };
+	       OPT_DIRECTORIES, OPT_PREFIXES };
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "on-collision", required_argument, NULL, OPT_ON_COLLISION },
 		{ "directories", required_argument, NULL, OPT_DIRECTORIES },
 		{ "resume", no_argument, NULL, OPT_RESUME },
 		{ "offline", no_argument, NULL, OPT_OFFLINE },
+		{ "prefixes", no_argument, NULL, OPT_PREFIXES },
 		{ "undo-file", required_argument, NULL, OPT_UNDO_FILE },
 		{ "json", no_argument, NULL, 'j' },
 		COMMON_LONGOPTS,
@@ -115,6 +124,9 @@ int cmd_convert(int argc, char **argv)
 		case OPT_OFFLINE:
 			c.offline = true;
 			break;
+		case OPT_PREFIXES:
+			c.prefixes = true;
+			break;
 		case OPT_UNDO_FILE:
 			c.undo_file = optarg;
 			break;
@@ -126,14 +138,20 @@ int cmd_convert(int argc, char **argv)
 		}
 	}
 	if (optind == argc)
-		return usage_error("no %s given", c.offline ? "TARGET" : "PATH");
+		return usage_error("no %s given", c.offline ? "TARGET" :
+				   c.prefixes ? "LIBRARY" : "PATH");
 	if (!c.offline && argc - optind != 1)
-		return usage_error("one PATH at a time");
+		return usage_error("one %s at a time", c.prefixes ? "LIBRARY" : "PATH");
 	c.arg = argv[optind];
 	if (c.dry_run && c.resume)
 		return usage_error("--dry-run and --resume do not go together");
 	if (c.replace && c.offline)
 		return usage_error("--directories=replace goes with a mounted PATH: offline, every directory keeps its inode");
+	if (c.prefixes && c.offline)
+		return usage_error("--prefixes goes with a mounted LIBRARY (offline, give the prefixes as DIRs)");
+	if (c.prefixes && (c.json || c.resume))
+		return usage_error("--prefixes does not take --%s (it resumes interrupted prefixes itself; run convert on one prefix for JSON)",
+				   c.json ? "json" : "resume");
 	if (c.policy == ON_COLLISION_MERGE && c.offline)
 		return usage_error("--on-collision=merge goes with a mounted PATH: merging directories needs the kernel's moves");
 	if (c.undo_file && !c.offline)
@@ -143,6 +161,8 @@ int cmd_convert(int argc, char **argv)
 			c.arg);
 		return EXIT_TROUBLE;
 	}
+	if (c.prefixes)
+		return convert_prefixes(&c);
 	if (!c.offline)
 		return convert_online(&c);
 	c.roots = optind + 1 < argc ? argv + optind + 1 : slash;

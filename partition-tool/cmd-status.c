@@ -23,6 +23,7 @@
 #include "convert/convert.h"
 #include "lib/layout.h"
 #include "lib/options.h"
+#include "lib/prefixes.h"
 #include "lib/target.h"
 #include "lib/undo.h"
 #include "lib/util.h"
@@ -34,10 +35,10 @@ static void usage(FILE *out)
 	fputs("Usage: gamepart status TARGET|PATH\n"
 	      "\n"
 	      "Show the filename encoding of a game-library filesystem, whether this\n"
-	      "kernel supports casefold, which library directories are casefolded\n"
-	      "(+F), and what to run for those that are not.  TARGET is an unmounted\n"
-	      "device or image file (read offline); PATH is a library directory on a\n"
-	      "mounted filesystem.\n"
+	      "kernel supports casefold, which library directories and Proton prefixes\n"
+	      "are casefolded (+F), and what to run for those that are not.  TARGET is\n"
+	      "an unmounted device or image file (read offline); PATH is a library\n"
+	      "directory on a mounted filesystem.\n"
 	      "\n"
 	      "Options:\n"
 	      COMMON_OPTIONS_HELP
@@ -84,8 +85,58 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
 }
 
+/* The Proton prefixes that are not +F; how many. */
+static size_t print_prefixes(const struct target *t, const struct prefixes *px)
+{
+	size_t i, plain = 0, width = 0;
+
+	if (!px->count)
+		return 0;
+	for (i = 0; i < px->count; i++) {
+		plain += px->v[i].state == DIR_PLAIN;
+		if (strlen(px->v[i].path) > width)
+			width = strlen(px->v[i].path);
+	}
+	printf("proton prefixes (%s/*/%s): %zu, %zu casefolded\n",
+	       PREFIXES_DIR, PREFIX_DRIVE_C, px->count, px->count - plain);
+	for (i = 0; i < px->count; i++) {
+		const struct prefix *p = &px->v[i];
+
+		if (t->kind == TARGET_ONLINE &&
+		    convert_interrupted_at(t->dirfd, p->path))
+			printf("  %-*s  a conversion was interrupted\n",
+			       (int)width, p->path);
+		else if (p->state == DIR_PLAIN)
+			printf("  %-*s  not casefolded (%s)\n", (int)width,
+			       p->path, p->empty ? "empty" : "holds files");
+	}
+	printf("\n");
+	return plain;
+}
+
+/* What to run for the PLAIN prefixes that are not +F: one command. */
+static void advise_prefixes(const struct target *t, const struct prefixes *px,
+			    size_t plain, const char *shown)
+{
+	if (!plain)
+		return;
+	printf("%zu Proton prefix%s not casefolded: ", plain,
+	       plain == 1 ? " is" : "es are");
+	if (t->kind == TARGET_ONLINE) {
+		printf("gamepart convert --prefixes %s\n", shown);
+		return;
+	}
+	printf("gamepart convert --offline %s", t->arg);
+	for (size_t i = 0; i < px->count; i++)
+		if (px->v[i].state == DIR_PLAIN)
+			printf(" %s", px->v[i].path);
+	printf("\n");
+}
+
 static int status(const struct target *t, const struct fs_info *fi)
 {
+	struct prefixes px;
+	size_t plain;
 	struct layout l;
 	enum dir_state *states;
 	bool *empties;
@@ -116,6 +167,9 @@ static int status(const struct target *t, const struct fs_info *fi)
 		printf("  %-*s  %s\n", (int)width, l.dirs[i].path, what[states[i]]);
 	}
 	printf("\n");
+	if (prefixes_find(t, &px) < 0)
+		rc = EXIT_TROUBLE;
+	plain = print_prefixes(t, &px);
 	if (t->kind == TARGET_OFFLINE) {
 		char *undo = undo_interrupted(t->arg);
 
@@ -165,6 +219,8 @@ static int status(const struct target *t, const struct fs_info *fi)
 		}
 		free(shown);
 	}
+	advise_prefixes(t, &px, plain, prefix ? prefix : ".");
+	prefixes_free(&px);
 	free(states);
 	free(empties);
 	layout_free(&l);

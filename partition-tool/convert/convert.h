@@ -27,6 +27,7 @@ struct convert_options {
 	bool dry_run, json, resume;
 	bool replace, replace_given;	/* --directories=replace */
 	bool offline;
+	bool prefixes;			/* PATH is a library: its prefixes */
 	const char *undo_file;		/* offline; NULL: the default one */
 	char *const *roots;		/* offline: paths inside the filesystem */
 	size_t nroots;
@@ -35,6 +36,8 @@ struct convert_options {
 /* Convert as O says; the exit status (EXIT_* of lib/util.h). */
 int convert_online(const struct convert_options *o);
 int convert_offline(const struct convert_options *o);
+/* Convert the Proton prefixes of the library O->arg that are not +F. */
+int convert_prefixes(const struct convert_options *o);
 
 /*
  * The work directory of a conversion of the tree with inode INO is

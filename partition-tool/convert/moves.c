@@ -14,6 +14,7 @@
 #include "directory.h"
 #include "lib/crash.h"
 #include "lib/dirread.h"
+#include "lib/online.h"
 #include "lib/util.h"
 
 bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd)
@@ -240,6 +241,25 @@ out:
 }
 
 /*
+ * The directory NAME of TO has just been moved in: without +F, it was made
+ * during the conversion (a planned one is converted before its parent),
+ * and the run must look for such directories once the plan is done.
+ */
+static void check_moved_dir(struct workspace *ws, int to, const char *name)
+{
+	int fd = open_dir_at(to, name);
+	bool casefolded = true;
+
+	if (fd >= 0) {
+		if (online_casefolded(fd, &casefolded) < 0)
+			casefolded = false;
+		close(fd);
+	}
+	if (!casefolded)
+		ws->late_dirs = true;
+}
+
+/*
  * Move NAME from FROM into the casefolded TO, under its planned new name
  * if it has one.  A name that now collides (a writer created a variant
  * meanwhile) gets the next free ' (case conflict N)' name under the
@@ -249,7 +269,7 @@ out:
  */
 static bool move_entry(struct workspace *ws, struct outcome *out,
 		       const struct place *to, const struct place *from,
-		       const char *name, const char *phase)
+		       const char *name, bool is_dir, const char *phase)
 {
 	const struct change *planned = planned_rename(&ws->journal, from->key,
 						      name);
@@ -263,6 +283,8 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 			      RENAME_NOREPLACE) == 0) {
 			crash_point(ws->crash, phase);
 			out->moved++;
+			if (is_dir)
+				check_moved_dir(ws, to->fd, dest);
 			return true;
 		}
 		if (errno == ENOENT)
@@ -294,6 +316,9 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 	}
 	if (!late_rename(ws, out, from, to, name, phase))
 		return false;
+	/* Renamed because it appeared meanwhile: made by a writer. */
+	if (is_dir)
+		ws->late_dirs = true;
 	out->moved++;
 	return true;
 }
@@ -327,7 +352,8 @@ bool move_all(struct workspace *ws, struct outcome *out,
 	if (d.count)
 		qsort(d.v, d.count, sizeof(*d.v), by_bytes);
 	for (i = 0; i < d.count; i++)
-		if (!move_entry(ws, out, to, from, d.v[i].name, phase))
+		if (!move_entry(ws, out, to, from, d.v[i].name, d.v[i].is_dir,
+				phase))
 			break;
 	all = i == d.count;
 	dir_entries_free(&d);

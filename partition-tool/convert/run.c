@@ -179,8 +179,10 @@ static int run_plan(struct online_run *r, struct plan *plan)
 		 * Removed or renamed since the plan (by a writer): nothing
 		 * of it moved; if it is elsewhere, the next walk finds it.
 		 */
-		if (ret > 0)
+		if (ret > 0) {
+			r->ws.late_dirs = true;
 			continue;
+		}
 		/*
 		 * Replacing it changes its parent's entry, and so its
 		 * parent's times, which the journal keeps to restore.
@@ -193,8 +195,10 @@ static int run_plan(struct online_run *r, struct plan *plan)
 			free(parent);
 			if (ret < 0)
 				return -1;
-			if (ret > 0)
+			if (ret > 0) {
+				r->ws.late_dirs = true;
 				continue;
+			}
 		}
 		if (journal_begin(j, pd->path, pd->ino, times,
 				  replacing ? parent_times : NULL,
@@ -240,9 +244,10 @@ static int plan_verdict(struct online_run *r, bool more)
 
 /*
  * Directories that a writer made during the conversion inside one not
- * converted yet are not +F (those made in a converted one inherit it):
- * the tree is walked again and they are converted the same way, until a
- * walk finds none.  A round that cannot convert them (their names
+ * converted yet are not +F (those made in a converted one inherit it).
+ * They pass through the moves of their parent's conversion, which notice
+ * them (ws.late_dirs); then the tree is walked again and they are
+ * converted the same way, until a round notices none.  A round that cannot convert them (their names
  * collide under the fail policy, a writer keeps making them) leaves
  * them, named in *LEFT.  -1 if the conversion of one failed.
  */
@@ -252,9 +257,10 @@ static int convert_late_dirs(struct online_run *r, size_t *left)
 	int round, ret = 0;
 
 	*left = 0;
-	for (round = 0; ret == 0; round++) {
+	for (round = 0; ret == 0 && r->ws.late_dirs; round++) {
 		struct report *report = report_new();
 
+		r->ws.late_dirs = false;
 		if (plan_tree(r->o, r->mode.policy, &r->target, r->folder,
 			      report, &late) < 0) {
 			ret = -1;

@@ -20,6 +20,12 @@ struct workspace {
 	char workname[64];
 	struct journal journal;
 	struct crash_hook *crash;
+	/*
+	 * A directory without +F was moved, or a planned one was gone:
+	 * directories were made (or moved) during the conversion, and the
+	 * tree is walked again for them once the plan is done.
+	 */
+	bool late_dirs;
 };
 
 /*

@@ -75,3 +75,17 @@ read_config() {
 	[ "$GAMEDATA_NAME" != "$PROVISION_NAME" ] ||
 		conf_error $n "GAMEDATA_NAME and PROVISION_NAME are both $GAMEDATA_NAME"
 }
+
+# report_prefixes TARGET: say, for the journal at notice priority, how
+# many Proton prefixes of the library at TARGET are not casefolded and
+# the one command that converts them (gamepart status gives both); only
+# say it: nothing is converted unasked.  Silent when there are none, or
+# when status cannot read TARGET.
+report_prefixes() {
+	"$gamepart" status "$1" 2>/dev/null | while IFS= read -r line; do
+		case $line in
+		[0-9]*" Proton prefix"*" not casefolded: "*)
+			echo "<5>gamepart: $1: $line" ;;
+		esac
+	done
+}

@@ -10,7 +10,9 @@
 # files is where its last successful operation left it, with its content,
 # and nothing it deleted is back.  The tool carries the files it made
 # into the converted tree: every directory is +F, those the writer made
-# (some inside others it made) and renamed included, and the library's
+# (some inside others it made) and renamed included (two made while the
+# conversion is stopped, before their parent is converted, are reported
+# converted), and the library's
 # own files are as before, with the reported renames.  (The writer keeps
 # out of the planted colliding directories, whose paths a rename
 # changes.)
@@ -41,6 +43,7 @@ dirs = [top for top, _, _ in os.walk(root)
 files = {}        # path -> content, as the writer believes
 made = []         # directories it made, as it believes
 gone = set()
+log = []          # each operation done: what, on which paths, which inode
 done = failed = 0
 i = 0
 while not os.path.exists(stop) or i < 200:
@@ -69,6 +72,7 @@ while not os.path.exists(stop) or i < 200:
             data = "written %d\n" % i
             with open(path, "x") as f:
                 f.write(data)
+                log.append([i, "create", path, None, os.fstat(f.fileno()).st_ino])
             files[path] = data
         elif op < 0.75:
             old = rnd.choice(sorted(files))
@@ -76,19 +80,26 @@ while not os.path.exists(stop) or i < 200:
             os.rename(old, new)
             files[new] = files.pop(old)
             gone.add(old)
+            log.append([i, "rename", old, new, os.stat(new).st_ino])
         else:
             old = rnd.choice(sorted(files))
+            ino = os.stat(old).st_ino
             os.unlink(old)
             del files[old]
             gone.add(old)
+            log.append([i, "unlink", old, None, ino])
         done += 1
     except OSError:
         failed += 1
 json.dump({"files": files, "gone": sorted(gone - set(files)),
-           "dirs": made, "done": done, "failed": failed},
+           "dirs": made, "done": done, "failed": failed, "log": log},
           open(account, "w"))
 EOF
 	writer=$!
+	# One for certain, whatever the writer's pace: the tree's root is
+	# converted last, so this one is made before its parent is.
+	mkdir $lib/writer-made-while-stopped $lib/writer-made-while-stopped/writer-sub
+	echo data >$lib/writer-made-while-stopped/writer-sub/writer-file
 	sleep 1
 	kill -CONT $pid
 	wait $pid
@@ -97,7 +108,10 @@ EOF
 	touch /tmp/writer.stop
 	wait $writer
 	diag "$(jq -r '"writer: \(.done) operations done, \(.failed) failed (entry away for a moment), \(.files | length) files, \(.dirs | length) directories"' /tmp/writer.json)"
-	diag "$(jq -r '"the conversion converted \(.convert.directories_made_meanwhile) directories made meanwhile"' /tmp/convert.json)"
+	late=$(jq -r .convert.directories_made_meanwhile /tmp/convert.json)
+	[ "$late" -ge 2 ] && has_f $lib/writer-made-while-stopped/writer-sub &&
+		[ "$(cat $lib/writer-made-while-stopped/writer-sub/writer-file)" = data ]
+	ok $? "${p}the directories made meanwhile are converted too ($late)"
 
 	python3 - /tmp/writer.json <<'EOF'
 import json, os, sys
@@ -115,8 +129,15 @@ for path in a["dirs"]:
         print("# directory lost: %s" % path, file=sys.stderr); bad += 1
 for path in a["gone"]:
     try:
-        open(path).close()
-        print("# back: %s" % path, file=sys.stderr); bad += 1
+        st = os.stat(path)
+        print("# back: %s (inode %d, %d links, %r)"
+              % (path, st.st_ino, st.st_nlink, open(path).read()),
+              file=sys.stderr)
+        for op in a["log"]:
+            if path in op[2:4]:
+                print("#   op %d: %s %s %s, inode %s" % tuple(op),
+                      file=sys.stderr)
+        bad += 1
     except OSError:
         pass
 sys.exit(1 if bad else 0)

@@ -4,7 +4,9 @@
 # gamepart status on unmounted images: encoding name and version, strict
 # flag, casefold feature, kernel support, the +F state of each library
 # directory, and one advice line per directory that is not casefolded;
-# a filesystem without casefold, one that is not ext4 and a missing target.
+# the Proton prefixes that are not, and one advice line that converts
+# them (run, it does); a filesystem without casefold, one that is not
+# ext4 and a missing target.
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
@@ -51,6 +53,32 @@ ok $? "steamapps/temp reported missing"
 grep -qx "steamapps/common is not casefolded: gamepart convert --offline $steamos steamapps/common" "$scratch/out"
 ok $? "advice line for steamapps/common"
 is "$(grep -c 'is not casefolded: gamepart convert' "$scratch/out")" 4 "one advice line per directory that is not casefolded"
+
+# Proton prefixes there: one Steam Cloud filled, one empty, and an
+# entry without a prefix.
+{
+	for p in 1245620 1245620/pfx 1245620/pfx/drive_c 1245620/pfx/drive_c/users 2000 2000/pfx 2000/pfx/drive_c 4000; do
+		echo "mkdir steamapps/compatdata/$p"
+	done
+	echo "write /dev/null steamapps/compatdata/1245620/pfx/drive_c/users/ER0000.sl2"
+} | debugfs -w -f - "$steamos" >/dev/null 2>&1
+"$gp" status "$steamos" >"$scratch/out" 2>"$scratch/err"
+is $? 0 "with Proton prefixes, status exits 0"
+grep -qxF "proton prefixes (steamapps/compatdata/*/pfx/drive_c): 2, 0 casefolded" "$scratch/out"
+ok $? "it counts the prefixes" || diag "$(cat "$scratch/out")"
+grep -Eq '^  steamapps/compatdata/1245620/pfx/drive_c +not casefolded \(holds files\)$' "$scratch/out" &&
+	grep -Eq '^  steamapps/compatdata/2000/pfx/drive_c +not casefolded \(empty\)$' "$scratch/out"
+ok $? "it lists each, with whether it holds files"
+advice="2 Proton prefixes are not casefolded: gamepart convert --offline $steamos steamapps/compatdata/2000/pfx/drive_c steamapps/compatdata/1245620/pfx/drive_c"
+grep -qxF "$advice" "$scratch/out"
+ok $? "one advice line converts them all, offline" || diag "$(grep Proton "$scratch/out")"
+LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan \
+	E2FSPROGS_UNDO_DIR=$scratch "$gp" ${advice#*: gamepart } >/dev/null 2>"$scratch/err"
+is $? 0 "the advised command runs" || diag "$(cat "$scratch/err")"
+"$gp" status "$steamos" >"$scratch/out"
+grep -qxF "proton prefixes (steamapps/compatdata/*/pfx/drive_c): 2, 2 casefolded" "$scratch/out" &&
+	! grep -q 'Proton prefix' "$scratch/out"
+ok $? "then both are casefolded, and nothing is advised for them"
 
 plain=$scratch/plain.img
 truncate -s 32M "$plain"

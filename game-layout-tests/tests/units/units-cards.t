@@ -13,7 +13,10 @@
 #        untouched, byte for byte
 #   vde  ext4 labelled gamedata that e2fsck -p cannot repair: not
 #        mounted, its mount service failed, the reason in the journal
-# Then the weekly report, run once, logs vdb's colliding names.  Last, a
+# vdb also holds a Proton prefix that Steam Cloud filled before Proton
+# ran (not +F): its mount service and the report log it with the command
+# that converts it, and it is left as it is.  Then the weekly report, run
+# once, logs vdb's colliding names.  Last, a
 # card is inserted while the system runs (QEMU's monitor), provisioned and
 # mounted, a file on it is held open, and it is pulled: its units stop,
 # no other unit fails, nothing hangs.
@@ -28,6 +31,9 @@ if [ "${1-}" = --guest ]; then
 		ok $? "a library on the gamedata disk"
 		"$top/game-layout-tests/progs/library-tree" manifest $mnt/library >$share/before.json
 		ok $? "its manifest"
+		save=$mnt/steamapps/compatdata/1245620/pfx/drive_c/users/steamuser/AppData/Roaming/EldenRing
+		mkdir -p $save && echo save >$save/ER0000.sl2
+		ok $? "a Proton prefix holding a save, not casefolded"
 		umount $mnt
 		done_testing
 		exit
@@ -115,6 +121,16 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the report logs vdb's collisions at warning priority" || diag "$(cat /tmp/report)"
 	[ -n "$new" ] && ! grep -q "$new" /tmp/report
 	ok $? "and nothing about the fresh vda1, which has none"
+	advice="$lib: 1 Proton prefix is not casefolded: gamepart convert --prefixes $lib"
+	journalctl -b -o cat -p notice -u gamepart-report.service | grep -qxF "gamepart: $advice"
+	ok $? "the report logs vdb's unconverted Proton prefix, and the command" ||
+		diag "$(journalctl -b -o cat -u gamepart-report.service | tail -n 5)"
+	prefixes_unit="gamepart-prefixes@$(systemd-escape --path "$lib").service"
+	journalctl -b -o cat -p notice -u "$prefixes_unit" | grep -qxF "gamepart: $advice"
+	ok $? "so does the report the mount starts ($prefixes_unit)" ||
+		diag "$(journalctl -b -o cat -u "$prefixes_unit" -u "gamepart-mount@$(devno vdb).service" | tail -n 8)"
+	! has_f "$lib/steamapps/compatdata/1245620/pfx/drive_c"
+	ok $? "and the prefix is left as it is"
 
 	# A card inserted and pulled.
 	failed_before=$(systemctl list-units --failed --no-legend --plain | sort)
