@@ -17,7 +17,8 @@
  * its folded hash), and ASCII names are then folded byte by byte, as the
  * kernel's ASCII fast path does.  If the tables ever disagreed with that
  * (an ASCII character folding to several bytes, or ignorable), the fast
- * path stays off.
+ * path stays off.  The key of an ASCII name is computed in the pass that
+ * finds it ASCII; names beyond ASCII are remembered (see struct key_slot).
  */
 #include <limits.h>
 #include <stdlib.h>
@@ -34,6 +35,27 @@
 /* Any hash of the folded bytes does as a bucket key; this one is cheap. */
 #define KEY_HASH EXT2_HASH_LEGACY_UNSIGNED
 
+/*
+ * Names beyond ASCII are folded through libext2fs's tables, which costs
+ * far more than reading them; but libraries repeat names from directory
+ * to directory (each level's, each language's, each mod's copy of the
+ * same files).  The key of each such name is remembered, by its bytes,
+ * in a direct-mapped cache: a name met again costs a hash of its bytes
+ * and a comparison; so does judging it (fold_examine()).  Both are
+ * functions of the bytes, so the cache changes no result.
+ */
+#define KEY_CACHE_SLOTS	(1u << 16)
+
+struct key_slot {
+	uint64_t hash;		/* bytes_hash() of the name; 0 for an empty slot */
+	char *name;
+	size_t len;
+	bool has_key, has_kind;
+	uint32_t key;		/* fold_key() */
+	enum fold_kind kind;	/* fold_examine() */
+	uint32_t ignorable_cp;
+};
+
 struct folder {
 	const struct ext2fs_nls_table *table;
 	int encoding;
@@ -48,16 +70,23 @@ struct folder {
 	unsigned char *ignorable;
 	unsigned char *checked;
 	unsigned char *valid;
+	/* Not part of the rules: memory, so written through a const folder. */
+	struct key_slot *keys;
 };
 
+/* Eight bytes at a time: most names are ASCII, and each is looked at. */
 static bool is_ascii(const char *name, size_t len)
 {
-	size_t i;
+	uint64_t high = 0, word;
+	size_t i = 0;
 
-	for (i = 0; i < len; i++)
-		if ((unsigned char)name[i] & 0x80)
-			return false;
-	return true;
+	for (; i + sizeof(word) <= len; i += sizeof(word)) {
+		memcpy(&word, name + i, sizeof(word));
+		high |= word;
+	}
+	for (; i < len; i++)
+		high |= (unsigned char)name[i];
+	return !(high & 0x8080808080808080ull);
 }
 
 static uint32_t plain_hash(const char *name, size_t len)
@@ -97,6 +126,36 @@ static void ascii_lower(const struct folder *f, const char *name, size_t len,
 
 static bool ignorable(struct folder *f, uint32_t cp, const unsigned char *seq,
 		      size_t seqlen);
+
+/*
+ * The key of an ASCII name in the pass that finds it ASCII: its bytes
+ * folded through f->ascii_fold and hashed as KEY_HASH hashes bytes (the
+ * legacy htree hash of unsigned bytes: two running words, each byte
+ * mixed in by a multiplication, kept below 2^31, the result doubled),
+ * without the copy and the call.  learn_ascii() holds it to libext2fs's
+ * own on names of every length, and the fast path stays off if they ever
+ * differ.  False if NAME is not ASCII.
+ */
+static bool ascii_key(const struct folder *f, const char *name, size_t len,
+		      uint32_t *key)
+{
+	const unsigned char *s = (const unsigned char *)name;
+	uint32_t cur = 0x12a3fe2du, prev = 0x37abe8f9u;
+
+	for (size_t i = 0; i < len; i++) {
+		uint32_t next;
+
+		if (s[i] & 0x80)
+			return false;
+		next = prev + (cur ^ (f->ascii_fold[s[i]] * 7152373u));
+		if (next & 0x80000000u)
+			next -= 0x7fffffffu;
+		prev = cur;
+		cur = next;
+	}
+	*key = cur << 1;
+	return true;
+}
 
 /*
  * Learn the fold of each ASCII character from libext2fs, and check that
@@ -140,6 +199,16 @@ static void learn_ascii(struct folder *f)
 		if (plain_hash(buf, len) != folded_hash(f, samples[i], len))
 			return;
 	}
+	/* ascii_key() against libext2fs: names of every length, all bytes. */
+	for (i = 1; i < sizeof(buf); i++) {
+		uint32_t key;
+
+		for (size_t k = 0; k < i; k++)
+			buf[k] = (char)(1 + (i * 31 + k * 17) % 127);
+		if (!ascii_key(f, buf, i, &key) ||
+		    key != folded_hash(f, buf, i))
+			return;
+	}
 	f->ascii_fast = true;
 }
 
@@ -158,6 +227,7 @@ struct folder *folder_new(int encoding, int encoding_flags)
 	f->ignorable = xcalloc(CODE_POINTS / CHAR_BIT, 1);
 	f->checked = xcalloc(CODE_POINTS / CHAR_BIT, 1);
 	f->valid = xcalloc(CODE_POINTS / CHAR_BIT, 1);
+	f->keys = xcalloc(KEY_CACHE_SLOTS, sizeof(*f->keys));
 	learn_ascii(f);
 	return f;
 }
@@ -170,6 +240,9 @@ void folder_free(struct folder *f)
 	free(f->ignorable);
 	free(f->checked);
 	free(f->valid);
+	for (size_t i = 0; i < KEY_CACHE_SLOTS; i++)
+		free(f->keys[i].name);
+	free(f->keys);
 	free(f);
 }
 
@@ -202,6 +275,46 @@ static bool valid_code_point(struct folder *f, uint32_t cp,
 }
 
 /*
+ * A hash of the bytes for the cache's index, eight at a time (a
+ * multiply and a shift a word); never 0, the empty slot's mark.  Two
+ * names with one hash only cost a fold: the slot also holds the name.
+ */
+static uint64_t bytes_hash(const char *name, size_t len)
+{
+	uint64_t h = len * 0x9e3779b97f4a7c15ull, word;
+	size_t i = 0;
+
+	for (; i < len; i += sizeof(word)) {
+		size_t n = len - i < sizeof(word) ? len - i : sizeof(word);
+
+		word = 0;
+		memcpy(&word, name + i, n);
+		h = (h ^ word) * 0xff51afd7ed558ccdull;
+		h ^= h >> 32;
+	}
+	return h ? h : 1;
+}
+
+/* The cache's slot for NAME, claimed for it if another name held it. */
+static struct key_slot *name_slot(const struct folder *f, const char *name,
+				  size_t len)
+{
+	uint64_t h = bytes_hash(name, len);
+	struct key_slot *slot = &f->keys[h & (KEY_CACHE_SLOTS - 1)];
+
+	if (slot->hash == h && slot->len == len &&
+	    !memcmp(slot->name, name, len))
+		return slot;
+	free(slot->name);
+	slot->name = xmalloc(len ? len : 1);
+	memcpy(slot->name, name, len);
+	slot->len = len;
+	slot->hash = h;
+	slot->has_key = slot->has_kind = false;
+	return slot;
+}
+
+/*
  * What a name is to the filesystem, in one pass over its code points.
  * The kernel's utf8_validate() is well-formed UTF-8 whose every code point
  * its tables take, so validity is decided one code point at a time, each
@@ -209,16 +322,14 @@ static bool valid_code_point(struct folder *f, uint32_t cp,
  * The guest test gamepart-check-agrees-with-kernel holds both to what the
  * kernel does.
  */
-enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
-			    uint32_t *ignorable_cp)
+static enum fold_kind examine_code_points(struct folder *f, const char *name,
+					  size_t len, uint32_t *ignorable_cp)
 {
 	const unsigned char *s = (const unsigned char *)name;
 	enum fold_kind kind = FOLD_PLAIN;
 	size_t i = 0;
 	uint32_t cp;
 
-	if (f->ascii_fast && is_ascii(name, len))
-		return FOLD_PLAIN;
 	while (i < len) {
 		size_t n = utf8_sequence(s + i, len - i, &cp);
 
@@ -233,15 +344,37 @@ enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
 	return kind;
 }
 
+enum fold_kind fold_examine(struct folder *f, const char *name, size_t len,
+			    uint32_t *ignorable_cp)
+{
+	struct key_slot *slot;
+
+	if (f->ascii_fast && is_ascii(name, len))
+		return FOLD_PLAIN;
+	slot = name_slot(f, name, len);
+	if (!slot->has_kind) {
+		slot->kind = examine_code_points(f, name, len,
+						 &slot->ignorable_cp);
+		slot->has_kind = true;
+	}
+	if (slot->kind == FOLD_IGNORABLE)
+		*ignorable_cp = slot->ignorable_cp;
+	return slot->kind;
+}
+
 uint32_t fold_key(const struct folder *f, const char *name, size_t len)
 {
-	char buf[256];
+	struct key_slot *slot;
+	uint32_t key;
 
-	if (f->ascii_fast && len < sizeof(buf) && is_ascii(name, len)) {
-		ascii_lower(f, name, len, buf);
-		return plain_hash(buf, len);
+	if (f->ascii_fast && ascii_key(f, name, len, &key))
+		return key;
+	slot = name_slot(f, name, len);
+	if (!slot->has_key) {
+		slot->key = folded_hash(f, name, len);
+		slot->has_key = true;
 	}
-	return folded_hash(f, name, len);
+	return slot->key;
 }
 
 bool fold_equal(const struct folder *f, const char *a, size_t alen,
