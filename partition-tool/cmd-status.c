@@ -85,8 +85,13 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 	       "this kernel cannot mount a casefold filesystem (no " KERNEL_CASEFOLD ")");
 }
 
-/* The Proton prefixes that are not +F; how many. */
-static size_t print_prefixes(const struct target *t, const struct prefixes *px)
+/*
+ * The Proton prefixes that are not +F, or whose conversion was
+ * interrupted; how many, in *PENDING: those that convert --prefixes
+ * would work on.
+ */
+static size_t print_prefixes(const struct target *t, const struct prefixes *px,
+			     size_t *pending)
 {
 	size_t i, plain = 0, width = 0;
 
@@ -103,25 +108,35 @@ static size_t print_prefixes(const struct target *t, const struct prefixes *px)
 		const struct prefix *p = &px->v[i];
 
 		if (t->kind == TARGET_ONLINE &&
-		    convert_interrupted_at(t->dirfd, p->path))
+		    convert_interrupted_at(t->dirfd, p->path)) {
 			printf("  %-*s  a conversion was interrupted\n",
 			       (int)width, p->path);
-		else if (p->state == DIR_PLAIN)
+			*pending += 1;
+		} else if (p->state == DIR_PLAIN) {
 			printf("  %-*s  not casefolded (%s)\n", (int)width,
 			       p->path, p->empty ? "empty" : "holds files");
+			*pending += 1;
+		}
 	}
 	printf("\n");
 	return plain;
 }
 
-/* What to run for the PLAIN prefixes that are not +F: one command. */
+/*
+ * What to run for the PENDING prefixes (PLAIN of them not +F, the others
+ * interrupted): one command.
+ */
 static void advise_prefixes(const struct target *t, const struct prefixes *px,
-			    size_t plain, const char *shown)
+			    size_t plain, size_t pending, const char *shown)
 {
-	if (!plain)
+	if (!pending)
 		return;
-	printf("%zu Proton prefix%s not casefolded: ", plain,
-	       plain == 1 ? " is" : "es are");
+	if (pending == plain)
+		printf("%zu Proton prefix%s not casefolded: ", plain,
+		       plain == 1 ? " is" : "es are");
+	else
+		printf("%zu Proton prefix%s not casefolded or interrupted: ",
+		       pending, pending == 1 ? " is" : "es are");
 	if (t->kind == TARGET_ONLINE) {
 		printf("gamepart convert --prefixes %s\n", shown);
 		return;
@@ -136,7 +151,7 @@ static void advise_prefixes(const struct target *t, const struct prefixes *px,
 static int status(const struct target *t, const struct fs_info *fi)
 {
 	struct prefixes px;
-	size_t plain;
+	size_t plain, pending = 0;
 	struct layout l;
 	enum dir_state *states;
 	bool *empties;
@@ -169,7 +184,7 @@ static int status(const struct target *t, const struct fs_info *fi)
 	printf("\n");
 	if (prefixes_find(t, &px) < 0)
 		rc = EXIT_TROUBLE;
-	plain = print_prefixes(t, &px);
+	plain = print_prefixes(t, &px, &pending);
 	if (t->kind == TARGET_OFFLINE) {
 		char *undo = undo_interrupted(t->arg);
 
@@ -219,7 +234,7 @@ static int status(const struct target *t, const struct fs_info *fi)
 		}
 		free(shown);
 	}
-	advise_prefixes(t, &px, plain, prefix ? prefix : ".");
+	advise_prefixes(t, &px, plain, pending, prefix ? prefix : ".");
 	prefixes_free(&px);
 	free(states);
 	free(empties);

@@ -28,6 +28,11 @@ struct convert_options {
 	bool replace, replace_given;	/* --directories=replace */
 	bool offline;
 	bool prefixes;			/* PATH is a library: its prefixes */
+	/*
+	 * Online, if set: PATH is SUBDIR of the directory LIBRARY, opened
+	 * beneath it through no symbolic link (ARG names it in messages).
+	 */
+	const char *library, *subdir;
 	const char *undo_file;		/* offline; NULL: the default one */
 	char *const *roots;		/* offline: paths inside the filesystem */
 	size_t nroots;

@@ -56,8 +56,8 @@ bool untouched(const struct workspace *ws, const char *name);
 /* The directory that holds PATH (relative to the tree's root). */
 char *parent_path(const char *path);
 
-/* Report the planned changes of the directory in flight that were made,
-   before an interruption too. */
+/* Report the planned changes of a directory an interrupted run started
+   (other directories' are reported as they are made). */
 void note_planned_changes(struct workspace *ws, struct outcome *out, int dfd);
 
 #endif

@@ -17,6 +17,8 @@
  *                                       and paths in hex)
  *   ready                               the plan above is complete
  *   done INO                            PATH is converted
+ *   policy fail|rename|merge            the policy from here on (a resumed
+ *                                       run's, between two directories)
  *
  * Nothing moves before "ready" is on disk, so a directory whose block has
  * no "ready" was not touched; one with "ready" and no "done" is in flight.
@@ -167,15 +169,29 @@ fail:
 	return -1;
 }
 
+static const char *const policy_names[] = {
+	[ON_COLLISION_FAIL] = "fail",
+	[ON_COLLISION_RENAME] = "rename",
+	[ON_COLLISION_MERGE] = "merge",
+};
+
+static bool policy_named(const char *name, enum collision_policy *policy)
+{
+	for (size_t i = 0; i < sizeof(policy_names) / sizeof(*policy_names); i++)
+		if (!strcmp(name, policy_names[i])) {
+			*policy = (enum collision_policy)i;
+			return true;
+		}
+	return false;
+}
+
 int journal_start(struct journal *j, enum collision_policy policy,
 		  bool replace)
 {
 	char header[64];
 
 	snprintf(header, sizeof(header), JOURNAL_MAGIC " %s%s\n",
-		 policy == ON_COLLISION_MERGE ? "merge" :
-		 policy == ON_COLLISION_RENAME ? "rename" : "fail",
-		 replace ? " replace" : "");
+		 policy_names[policy], replace ? " replace" : "");
 	j->policy = policy;
 	j->replace = replace;
 	if (append(j, header) < 0)
@@ -247,6 +263,17 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 	return ret;
 }
 
+int journal_policy(struct journal *j, enum collision_policy policy)
+{
+	char *text = xasprintf("policy %s\n", policy_names[policy]);
+	int ret = append(j, text);
+
+	free(text);
+	if (ret == 0)
+		j->policy = policy;
+	return ret;
+}
+
 void journal_done(struct journal *j)
 {
 	char *more = xasprintf("%sdone %llu\n", j->pending ? j->pending : "",
@@ -305,13 +332,7 @@ static int read_record(struct journal *j, char *line, bool *ready)
 
 	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert") &&
 	    !strcmp(w[1], "1")) {
-		if (!strcmp(w[2], "fail"))
-			j->policy = ON_COLLISION_FAIL;
-		else if (!strcmp(w[2], "rename"))
-			j->policy = ON_COLLISION_RENAME;
-		else if (!strcmp(w[2], "merge"))
-			j->policy = ON_COLLISION_MERGE;
-		else
+		if (!policy_named(w[2], &j->policy))
 			return -1;
 		if (n == 4 && strcmp(w[3], "replace"))
 			return -1;
@@ -349,6 +370,10 @@ static int read_record(struct journal *j, char *line, bool *ready)
 		if (n == 5 && !(r->dir = unhex(w[4], &len)))
 			return -1;
 		if (!r->old || !r->new)
+			return -1;
+	} else if (n == 2 && !strcmp(w[0], "policy")) {
+		/* Between two directories only. */
+		if ((j->path && *ready) || !policy_named(w[1], &j->policy))
 			return -1;
 	} else if (n == 1 && !strcmp(w[0], "ready")) {
 		if (!j->path)

@@ -59,6 +59,9 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 		  const struct timespec times[2],
 		  const struct timespec parent_times[2],
 		  const struct change *changes, size_t n);
+/* Record, durably, that POLICY applies from here on (a resumed run's,
+   once the directory in flight is finished). */
+int journal_policy(struct journal *j, enum collision_policy policy);
 /*
  * Record that it is converted.  The record goes to disk with the next one
  * (one fsync a directory, not two): lost in a crash, it costs a --resume

@@ -14,7 +14,7 @@
 #include "directory.h"
 #include "lib/crash.h"
 #include "lib/dirread.h"
-#include "lib/online.h"
+#include "lib/fold.h"
 #include "lib/util.h"
 
 bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd)
@@ -54,11 +54,11 @@ bool untouched(const struct workspace *ws, const char *name)
 }
 
 /* The planned rename of NAME in the directory KEY (NULL: the one in flight). */
-static const struct change *planned_rename(const struct journal *j,
-					   const char *key, const char *name)
+static struct change *planned_rename(struct journal *j, const char *key,
+				     const char *name)
 {
 	for (size_t i = 0; i < j->nchanges; i++) {
-		const struct change *c = &j->changes[i];
+		struct change *c = &j->changes[i];
 
 		if (c->merge || strcmp(c->old, name))
 			continue;
@@ -68,30 +68,32 @@ static const struct change *planned_rename(const struct journal *j,
 	return NULL;
 }
 
-/* The planned rename of the entry INO of the directory KEY. */
-static const struct change *planned_rename_of(const struct journal *j,
-					      const char *key, uint64_t ino)
-{
-	for (size_t i = 0; i < j->nchanges; i++) {
-		const struct change *c = &j->changes[i];
-
-		if (!c->merge && c->ino == ino &&
-		    (key ? c->dir && !strcmp(c->dir, key) : !c->dir))
-			return c;
-	}
-	return NULL;
-}
-
-static bool merge_planned(const struct journal *j, const char *from)
+static struct change *planned_merge(struct journal *j, const char *from)
 {
 	for (size_t i = 0; i < j->nchanges; i++)
 		if (j->changes[i].merge && !strcmp(j->changes[i].old, from))
-			return true;
-	return false;
+			return &j->changes[i];
+	return NULL;
 }
 
-/* The name under which the directory FD holds INO, in *NAME. */
-static int name_of(int fd, uint64_t ino, char **name)
+/*
+ * A planned change made: reported now, in the order changes are made;
+ * finishing a directory an interrupted run started, at its end, in the
+ * plan's order, which was the order they were made in.
+ */
+static void note_made(struct workspace *ws, struct outcome *out,
+		      struct change *c)
+{
+	if (!ws->resuming)
+		outcome_note(out, ws->journal.path, c);
+}
+
+/*
+ * The name under which the casefolded directory FD holds INO, in *NAME:
+ * of its links, the one that folds like LIKE.
+ */
+static int name_of(const struct workspace *ws, int fd, uint64_t ino,
+		   const char *like, char **name)
 {
 	struct dir_entries d;
 
@@ -99,7 +101,9 @@ static int name_of(int fd, uint64_t ino, char **name)
 		return -1;
 	*name = NULL;
 	for (size_t i = 0; i < d.count && !*name; i++)
-		if (d.v[i].ino == ino)
+		if (d.v[i].ino == ino &&
+		    fold_equal(ws->folder, d.v[i].name, d.v[i].len, like,
+			       strlen(like)))
 			*name = xstrdup(d.v[i].name);
 	dir_entries_free(&d);
 	if (!*name) {
@@ -124,8 +128,10 @@ static bool late_rename(struct workspace *ws, struct outcome *out,
 
 	for (k = 1; k < 100000; k++) {
 		late.new = conflict_name(name, strlen(name), k, &late.newlen);
-		if (!late.new)
+		if (!late.new) {
+			errno = ENAMETOOLONG;
 			break;
+		}
 		if (renameat2(from->fd, name, to->fd, late.new,
 			      RENAME_NOREPLACE) == 0) {
 			crash_point(ws->crash, phase);
@@ -148,23 +154,19 @@ static bool late_rename(struct workspace *ws, struct outcome *out,
 }
 
 /*
- * A directory is coming into TO, where the file INO holds its name: the
- * file takes the ' (case conflict N)' name the plan gave it, or the next
- * free one.
+ * A directory is coming into TO as DEST, a name the file INO holds there:
+ * the file takes the ' (case conflict N)' name the plan gave it, or the
+ * next free one.
  */
 static bool make_way(struct workspace *ws, struct outcome *out,
-		     const struct place *to, uint64_t ino, const char *phase)
+		     const struct place *to, uint64_t ino, const char *dest,
+		     const char *phase)
 {
-	const struct change *c = planned_rename_of(&ws->journal, to->key, ino);
+	struct change *c;
 	char *name;
-	bool ok;
+	bool ok = true;
 
-	if (c && renameat2(to->fd, c->old, to->fd, c->new,
-			   RENAME_NOREPLACE) == 0) {
-		crash_point(ws->crash, phase);
-		return true;
-	}
-	if (name_of(to->fd, ino, &name) < 0) {
+	if (name_of(ws, to->fd, ino, dest, &name) < 0) {
 		/* Gone meanwhile: the name is free. */
 		if (errno == ENOENT)
 			return true;
@@ -172,7 +174,18 @@ static bool make_way(struct workspace *ws, struct outcome *out,
 			strerror(errno));
 		return false;
 	}
-	ok = late_rename(ws, out, to, to, name, phase);
+	c = planned_rename(&ws->journal, to->key, name);
+	if (c && renameat2(to->fd, c->old, to->fd, c->new,
+			   RENAME_NOREPLACE) == 0) {
+		crash_point(ws->crash, phase);
+		note_made(ws, out, c);
+	} else if (!c || errno == EEXIST) {
+		ok = late_rename(ws, out, to, to, name, phase);
+	} else if (errno != ENOENT) {
+		gp_warn("%s/%s/%s: %s: %s", ws->arg, to->path, name, phase,
+			strerror(errno));
+		ok = false;
+	}
 	free(name);
 	return ok;
 }
@@ -180,8 +193,7 @@ static bool make_way(struct workspace *ws, struct outcome *out,
 /*
  * Merge the directory NAME of FROM into the directory INO of TO that
  * holds its name: its entries move in (merging again where two
- * directories meet), then it is removed.  The merge is noted unless
- * planned (planned ones are noted with their directory's plan).
+ * directories meet), then it is removed, and the merge noted.
  */
 static bool merge_entry(struct workspace *ws, struct outcome *out,
 			const struct place *from, const struct place *to,
@@ -189,10 +201,11 @@ static bool merge_entry(struct workspace *ws, struct outcome *out,
 {
 	struct place l = { .fd = -1 }, k = { .fd = -1 };
 	char *kname = NULL, *lpath = join_path(from->path, name), *kpath = NULL;
+	struct change *planned;
 	bool ok = false;
 	int tries;
 
-	if (name_of(to->fd, ino, &kname) < 0) {
+	if (name_of(ws, to->fd, ino, name, &kname) < 0) {
 		gp_warn("%s/%s/%s: merging it: %s", ws->arg, from->path, name,
 			strerror(errno));
 		goto out;
@@ -221,7 +234,10 @@ static bool merge_entry(struct workspace *ws, struct outcome *out,
 		}
 	}
 	crash_point(ws->crash, "merged directory removed");
-	if (!merge_planned(&ws->journal, lpath)) {
+	planned = planned_merge(&ws->journal, lpath);
+	if (planned) {
+		note_made(ws, out, planned);
+	} else {
 		struct change late = { .merge = true, .old = lpath,
 				       .oldlen = strlen(lpath), .new = kpath,
 				       .newlen = strlen(kpath), .ino = ino };
@@ -241,25 +257,6 @@ out:
 }
 
 /*
- * The directory NAME of TO has just been moved in: without +F, it was made
- * during the conversion (a planned one is converted before its parent),
- * and the run must look for such directories once the plan is done.
- */
-static void check_moved_dir(struct workspace *ws, int to, const char *name)
-{
-	int fd = open_dir_at(to, name);
-	bool casefolded = true;
-
-	if (fd >= 0) {
-		if (online_casefolded(fd, &casefolded) < 0)
-			casefolded = false;
-		close(fd);
-	}
-	if (!casefolded)
-		ws->late_dirs = true;
-}
-
-/*
  * Move NAME from FROM into the casefolded TO, under its planned new name
  * if it has one.  A name that now collides (a writer created a variant
  * meanwhile) gets the next free ' (case conflict N)' name under the
@@ -269,22 +266,22 @@ static void check_moved_dir(struct workspace *ws, int to, const char *name)
  */
 static bool move_entry(struct workspace *ws, struct outcome *out,
 		       const struct place *to, const struct place *from,
-		       const char *name, bool is_dir, const char *phase)
+		       const char *name, const char *phase)
 {
-	const struct change *planned = planned_rename(&ws->journal, from->key,
-						      name);
+	struct change *planned = planned_rename(&ws->journal, from->key, name);
 	const char *dest = planned ? planned->new : name;
 	enum collision_policy policy = ws->journal.policy;
 	struct stat st, there;
 	int tries;
 
-	for (tries = 0; tries < 2; tries++) {
+	/* More than one try only while a writer keeps taking the name. */
+	for (tries = 0; tries < EMPTY_TRIES; tries++) {
 		if (renameat2(from->fd, name, to->fd, dest,
 			      RENAME_NOREPLACE) == 0) {
 			crash_point(ws->crash, phase);
+			if (planned)
+				note_made(ws, out, planned);
 			out->moved++;
-			if (is_dir)
-				check_moved_dir(ws, to->fd, dest);
 			return true;
 		}
 		if (errno == ENOENT)
@@ -311,14 +308,11 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 		if (S_ISDIR(there.st_mode))
 			return merge_entry(ws, out, from, to, name,
 					   there.st_ino);
-		if (!make_way(ws, out, to, there.st_ino, phase))
+		if (!make_way(ws, out, to, there.st_ino, dest, phase))
 			return false;
 	}
 	if (!late_rename(ws, out, from, to, name, phase))
 		return false;
-	/* Renamed because it appeared meanwhile: made by a writer. */
-	if (is_dir)
-		ws->late_dirs = true;
 	out->moved++;
 	return true;
 }
@@ -352,8 +346,7 @@ bool move_all(struct workspace *ws, struct outcome *out,
 	if (d.count)
 		qsort(d.v, d.count, sizeof(*d.v), by_bytes);
 	for (i = 0; i < d.count; i++)
-		if (!move_entry(ws, out, to, from, d.v[i].name, d.v[i].is_dir,
-				phase))
+		if (!move_entry(ws, out, to, from, d.v[i].name, phase))
 			break;
 	all = i == d.count;
 	dir_entries_free(&d);
@@ -361,17 +354,20 @@ bool move_all(struct workspace *ws, struct outcome *out,
 }
 
 /*
- * Those whose new name in DFD holds the inode the plan gave it, and what
- * the directory's merges did (they are done: it is converted).
+ * At the end of a directory an interrupted run started: its planned
+ * changes, in the plan's order, some made before the interruption.  Its
+ * own renames whose new name in DFD holds the inode the plan gave it;
+ * its merges and the renames inside them, done since the directory is.
  */
 void note_planned_changes(struct workspace *ws, struct outcome *out, int dfd)
 {
-	const struct journal *j = &ws->journal;
+	struct journal *j = &ws->journal;
 	struct stat st;
-	size_t i;
 
-	for (i = 0; i < j->nchanges; i++) {
-		const struct change *c = &j->changes[i];
+	if (!ws->resuming)
+		return;
+	for (size_t i = 0; i < j->nchanges; i++) {
+		struct change *c = &j->changes[i];
 
 		if (c->merge || c->dir ||
 		    (fstatat(dfd, c->new, &st, AT_SYMLINK_NOFOLLOW) == 0 &&

@@ -27,8 +27,10 @@ int convert_prefixes(const struct convert_options *o)
 
 	if (target_open(&t, o->arg, NULL, TARGET_READ) < 0)
 		return EXIT_TROUBLE;
-	if (prefixes_find(&t, &px) < 0)
-		ret = EXIT_TROUBLE;
+	if (prefixes_find(&t, &px) < 0) {
+		target_close(&t);
+		return EXIT_TROUBLE;
+	}
 	for (size_t i = 0; i < px.count; i++) {
 		const struct prefix *p = &px.v[i];
 		bool interrupted = convert_interrupted_at(t.dirfd, p->path);
@@ -45,6 +47,8 @@ int convert_prefixes(const struct convert_options *o)
 			       path);
 		} else {
 			one.arg = path;
+			one.library = o->arg;
+			one.subdir = p->path;
 			one.resume = interrupted;
 			ret = worse(ret, convert_online(&one));
 			fflush(stdout);

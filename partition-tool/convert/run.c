@@ -148,10 +148,14 @@ static int refresh_rename_inodes(struct online_run *r, struct plan_dir *pd)
 		struct change *c = &pd->changes[k];
 
 		/* A merge names the directory kept, by its path. */
-		if (c->merge && fstatat(r->target.dirfd, c->new, &est,
-					AT_SYMLINK_NOFOLLOW) == 0)
-			c->ino = est.st_ino;
-		else if (!c->merge && !c->dir &&
+		if (c->merge) {
+			int kfd = open_beneath(r->target.dirfd, c->new);
+
+			if (kfd >= 0 && fstat(kfd, &est) == 0)
+				c->ino = est.st_ino;
+			if (kfd >= 0)
+				close(kfd);
+		} else if (!c->dir &&
 			 fstatat(fd, c->old, &est, AT_SYMLINK_NOFOLLOW) == 0)
 			c->ino = est.st_ino;
 	}
@@ -179,10 +183,8 @@ static int run_plan(struct online_run *r, struct plan *plan)
 		 * Removed or renamed since the plan (by a writer): nothing
 		 * of it moved; if it is elsewhere, the next walk finds it.
 		 */
-		if (ret > 0) {
-			r->ws.late_dirs = true;
+		if (ret > 0)
 			continue;
-		}
 		/*
 		 * Replacing it changes its parent's entry, and so its
 		 * parent's times, which the journal keeps to restore.
@@ -195,10 +197,8 @@ static int run_plan(struct online_run *r, struct plan *plan)
 			free(parent);
 			if (ret < 0)
 				return -1;
-			if (ret > 0) {
-				r->ws.late_dirs = true;
+			if (ret > 0)
 				continue;
-			}
 		}
 		if (journal_begin(j, pd->path, pd->ino, times,
 				  replacing ? parent_times : NULL,
@@ -244,10 +244,9 @@ static int plan_verdict(struct online_run *r, bool more)
 
 /*
  * Directories that a writer made during the conversion inside one not
- * converted yet are not +F (those made in a converted one inherit it).
- * They pass through the moves of their parent's conversion, which notice
- * them (ws.late_dirs); then the tree is walked again and they are
- * converted the same way, until a round notices none.  A round that cannot convert them (their names
+ * converted yet are not +F (those made in a converted one inherit it),
+ * nor are those it moved in from elsewhere: the tree is walked again and
+ * they are converted the same way, until a walk finds none.  A round that cannot convert them (their names
  * collide under the fail policy, a writer keeps making them) leaves
  * them, named in *LEFT.  -1 if the conversion of one failed.
  */
@@ -257,10 +256,9 @@ static int convert_late_dirs(struct online_run *r, size_t *left)
 	int round, ret = 0;
 
 	*left = 0;
-	for (round = 0; ret == 0 && r->ws.late_dirs; round++) {
+	for (round = 0; ret == 0; round++) {
 		struct report *report = report_new();
 
-		r->ws.late_dirs = false;
 		if (plan_tree(r->o, r->mode.policy, &r->target, r->folder,
 			      report, &late) < 0) {
 			ret = -1;
@@ -340,9 +338,6 @@ static int resume(struct online_run *r)
 			r->ws.workname, strerror(errno));
 		return EXIT_TROUBLE;
 	}
-	/* A policy given now applies to what is left; else the journal's. */
-	if (o->policy_given)
-		j->policy = o->policy;
 	r->mode.policy = j->policy;
 	/* A directory in flight is finished the way it was started. */
 	if (o->replace_given && o->replace != j->replace) {
@@ -355,9 +350,25 @@ static int resume(struct online_run *r)
 	for (size_t i = 0; i < j->nhistory; i++)
 		outcome_note(&r->out, NULL, &j->history[i]);
 	/* The directory in flight, if its plan was complete. */
-	if (j->in_flight && finish_dir(r) < 0) {
+	r->ws.resuming = true;
+	ret = j->in_flight ? finish_dir(r) : 0;
+	r->ws.resuming = false;
+	if (ret < 0) {
 		result(r, "interrupted");
 		return EXIT_TROUBLE;
+	}
+	/*
+	 * A policy given now applies to what is left (the directory in
+	 * flight was planned under the journal's); journalled, so that a
+	 * second interruption resumes under it too.
+	 */
+	if (o->policy_given && o->policy != j->policy) {
+		if (journal_policy(j, o->policy) < 0) {
+			gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", o->arg,
+				r->ws.workname, strerror(errno));
+			return EXIT_TROUBLE;
+		}
+		r->mode.policy = o->policy;
 	}
 	return convert_tree(r);
 }
@@ -394,12 +405,13 @@ int convert_online(const struct convert_options *o)
 	crash_hook_init(&r.crash);
 	journal_init(&r.ws.journal);
 	r.ws.workfd = r.ws.parentfd = -1;
-	if (target_open(&r.target, o->arg, NULL, TARGET_READ) < 0)
+	if (target_open(&r.target, o->library ? o->library : o->arg,
+			o->library ? o->subdir : NULL, TARGET_READ) < 0)
 		return EXIT_TROUBLE;
 	if (refuse_unconvertible(&r) < 0 ||
 	    workspace_init(&r.ws, o->arg, r.target.dirfd, &r.crash) < 0)
 		goto out;
-	r.folder = target_folder(&r.target, false);
+	r.folder = r.ws.folder = target_folder(&r.target, false);
 	if (r.folder)
 		ret = start(&r);
 out:

@@ -12,12 +12,10 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/syscall.h>
-
-#include <linux/openat2.h>
 
 #include "workspace.h"
 #include "lib/crash.h"
+#include "lib/online.h"
 #include "lib/util.h"
 
 int open_dir_at(int dirfd, const char *name)
@@ -32,13 +30,7 @@ int open_dir_at(int dirfd, const char *name)
  */
 int open_beneath(int rootfd, const char *relpath)
 {
-	struct open_how how = {
-		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
-		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
-			   RESOLVE_NO_XDEV | RESOLVE_NO_MAGICLINKS,
-	};
-
-	return (int)syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
+	return online_open_dir_beneath(rootfd, relpath, true);
 }
 
 /*
@@ -249,7 +241,7 @@ bool convert_interrupted(int dirfd)
 
 bool convert_interrupted_at(int dirfd, const char *path)
 {
-	int fd = open_dir_at(dirfd, path);
+	int fd = online_open_dir_beneath(dirfd, path, false);
 	bool ret;
 
 	if (fd < 0)

@@ -11,6 +11,7 @@
 #include "plan.h"
 
 struct crash_hook;
+struct folder;
 
 struct workspace {
 	const char *arg;	/* PATH, for messages */
@@ -20,12 +21,8 @@ struct workspace {
 	char workname[64];
 	struct journal journal;
 	struct crash_hook *crash;
-	/*
-	 * A directory without +F was moved, or a planned one was gone:
-	 * directories were made (or moved) during the conversion, and the
-	 * tree is walked again for them once the plan is done.
-	 */
-	bool late_dirs;
+	struct folder *folder;	/* the filesystem's names (owned by the run) */
+	bool resuming;		/* finishing a directory a crash interrupted */
 };
 
 /*

@@ -11,6 +11,9 @@
 #include <unistd.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
+
+#include <linux/openat2.h>
 #include <sys/statfs.h>
 #include <sys/xattr.h>
 
@@ -211,4 +214,16 @@ int online_copy_attributes(int from, int to, char *what, size_t size,
 			return -1;
 	}
 	return 0;
+}
+
+int online_open_dir_beneath(int rootfd, const char *relpath, bool same_fs)
+{
+	struct open_how how = {
+		.flags = O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC,
+		.resolve = RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS |
+			   RESOLVE_NO_MAGICLINKS |
+			   (same_fs ? RESOLVE_NO_XDEV : 0),
+	};
+
+	return (int)syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
 }

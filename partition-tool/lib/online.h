@@ -38,4 +38,11 @@ int online_is_ext4(int fd, bool *ext4, char *what, size_t size);
 int online_copy_attributes(int from, int to, char *what, size_t size,
 			   bool *xattr);
 
+/*
+ * RELPATH beneath the directory ROOTFD, as a directory, through no
+ * symbolic link (in any component) and, with SAME_FS, onto no other
+ * mount; -1 with errno (ELOOP: a symbolic link, EXDEV: a mount).
+ */
+int online_open_dir_beneath(int rootfd, const char *relpath, bool same_fs);
+
 #endif

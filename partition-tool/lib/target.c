@@ -176,8 +176,7 @@ static int open_online(struct target *t, const char *subdir)
 		goto fail;
 	}
 	if (subdir && *subdir) {
-		int fd = openat(t->dirfd, subdir, O_RDONLY | O_DIRECTORY |
-				O_NOFOLLOW | O_CLOEXEC);
+		int fd = online_open_dir_beneath(t->dirfd, subdir, true);
 
 		if (fd < 0) {
 			gp_warn("%s: %s: %s", t->arg, subdir, strerror(errno));
@@ -377,7 +376,8 @@ static enum dir_state online_dir_state(const struct target *t, const char *path,
 	bool casefolded, nonempty;
 	int fd;
 
-	fd = openat(t->dirfd, path, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	/* Through no symbolic link: one is not a library directory. */
+	fd = online_open_dir_beneath(t->dirfd, path, false);
 	if (fd < 0) {
 		if (errno == ENOENT)
 			return DIR_MISSING;

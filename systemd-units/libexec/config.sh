@@ -84,7 +84,7 @@ read_config() {
 report_prefixes() {
 	"$gamepart" status "$1" 2>/dev/null | while IFS= read -r line; do
 		case $line in
-		[0-9]*" Proton prefix"*" not casefolded: "*)
+		[0-9]*" Proton prefix"*" not casefolded"*": gamepart convert "*)
 			echo "<5>gamepart: $1: $line" ;;
 		esac
 	done

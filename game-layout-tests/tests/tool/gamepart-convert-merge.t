@@ -11,7 +11,9 @@
 # files, and the manifest is the one before with exactly those changes;
 # every file that kept its name opens by its path before in four
 # spellings, with its data, and so under Wine (layout-client.exe) when
-# the Wine prefix is built.  Both ways of converting a directory.
+# the Wine prefix is built.  Killed in a merge and resumed under the
+# rename policy, the merge in flight is still finished as a merge.  Both
+# ways of converting a directory.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -95,6 +97,22 @@ wall.dds" ]
 	fi
 	rm -f $lib/references.tsv $lib/probes.tsv
 	nothing_left --on-collision=merge
+
+	# Killed inside a merge, resumed under another policy: the merge is
+	# finished as planned, the new policy applies to what is left.
+	lib2=$mnt/mods-resumed
+	mkdir $lib2
+	"$tree" make-mods $lib2
+	"$tree" manifest $lib2 >/tmp/before2.json
+	{ GAMEPART_TEST_CRASH_AFTER="merging entries" "$gp" convert $directories \
+		--on-collision=merge $lib2 >/dev/null 2>&1; } 2>/dev/null
+	is $? 137 "$p killed while merging"
+	"$gp" convert --resume --on-collision=rename --json $lib2 >/tmp/resume2.json 2>/tmp/err
+	is $? 0 "$p --resume --on-collision=rename finishes" || diag "$(cat /tmp/err)"
+	[ ! -e "$lib2/steamapps/common/ModdedGame/Data/meshes (case conflict 1)" ] &&
+		[ -f "$lib2/steamapps/common/ModdedGame/Data/MESHES/b.nif" ]
+	ok $? "$p the merge in flight is finished as a merge, not renamed aside"
+	converted "$p resumed under rename" $lib2 /tmp/before2.json /tmp/resume2.json
 	unmount_and_fsck
 	done_testing
 	exit
