@@ -52,6 +52,70 @@ static int copy_attributes(const char *arg, const char *path, int from,
 }
 
 /*
+ * Exchange the directory at PFD/BASE, the journal's, with NEWNAME in the
+ * work directory; 0, 1 if BASE is no longer the journal's directory (a
+ * writer renamed it, and perhaps made another under its name: that one
+ * is exchanged back), -1 after a message.
+ */
+static int exchange(struct workspace *ws, int pfd, const char *base,
+		    const char *newname)
+{
+	const struct journal *j = &ws->journal;
+	struct stat st;
+
+	if (fstatat(pfd, base, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		gp_warn("%s/%s: %s", ws->arg, j->path, strerror(errno));
+		return -1;
+	}
+	if (st.st_ino != j->ino)
+		return 1;
+	if (renameat2(pfd, base, ws->workfd, newname, RENAME_EXCHANGE) < 0) {
+		if (errno == ENOENT)
+			return 1;
+		gp_warn("%s/%s: exchanging it with %s/../%s/%s: %s", ws->arg,
+			j->path, ws->arg, ws->workname, newname,
+			strerror(errno));
+		return -1;
+	}
+	/* Renamed between the look and the exchange: put it back. */
+	if (fstatat(ws->workfd, newname, &st, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    st.st_ino != j->ino) {
+		if (renameat2(pfd, base, ws->workfd, newname,
+			      RENAME_EXCHANGE) < 0) {
+			gp_warn("%s/%s: exchanging it back from %s/../%s/%s: %s",
+				ws->arg, j->path, ws->arg, ws->workname,
+				newname, strerror(errno));
+			return -1;
+		}
+		return 1;
+	}
+	return 0;
+}
+
+/*
+ * The directory being replaced was renamed away by a writer: its entries
+ * go back into it (DFD) from the new one (NFD), which is removed.  It is
+ * not converted; the walk after the plan finds it where it went.
+ */
+static int give_back(struct workspace *ws, struct outcome *out,
+		     const char *path, int dfd, int nfd, const char *newname)
+{
+	if (!move_all(ws, out, &(struct place){ dfd, path, NULL },
+		      &(struct place){ nfd, path, NULL },
+		      "giving entries back"))
+		return -1;
+	if (unlinkat(ws->workfd, newname, AT_REMOVEDIR) < 0) {
+		gp_warn("%s/../%s/%s: %s", ws->arg, ws->workname, newname,
+			strerror(errno));
+		return -1;
+	}
+	journal_done(&ws->journal);
+	return 0;
+}
+
+/*
  * Convert the directory the journal names by replacing it: a new
  * directory, made in the work directory and set +F while empty, takes
  * the old one's attributes (copy_attributes) and then its entries, one
@@ -123,13 +187,15 @@ int replace_dir(struct workspace *ws, struct outcome *out)
 			      &(struct place){ dfd, path, NULL },
 			      "moving entries in"))
 			goto out;
-		if (renameat2(pfd, base, ws->workfd, newname,
-			      RENAME_EXCHANGE) < 0) {
-			gp_warn("%s/%s: exchanging it with %s/../%s/%s: %s",
-				ws->arg, path, ws->arg, ws->workname, newname,
-				strerror(errno));
+		ret = exchange(ws, pfd, base, newname);
+		if (ret < 0)
+			goto out;
+		if (ret > 0) {
+			/* Renamed away meanwhile: no longer at PATH. */
+			ret = give_back(ws, out, path, dfd, nfd, newname);
 			goto out;
 		}
+		ret = -1;
 		crash_point(ws->crash, "directory exchanged");
 	}
 
