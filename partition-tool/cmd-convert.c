@@ -100,13 +100,7 @@ int cmd_convert(int argc, char **argv)
 			c.dry_run = true;
 			break;
 		case OPT_ON_COLLISION:
-			if (!strcmp(optarg, "fail"))
-				c.policy = ON_COLLISION_FAIL;
-			else if (!strcmp(optarg, "rename"))
-				c.policy = ON_COLLISION_RENAME;
-			else if (!strcmp(optarg, "merge"))
-				c.policy = ON_COLLISION_MERGE;
-			else
+			if (!collision_policy_named(optarg, &c.policy))
 				return usage_error("--on-collision: '%s' is not fail, rename or merge",
 						   optarg);
 			c.policy_given = true;

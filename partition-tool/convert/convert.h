@@ -38,6 +38,11 @@ struct convert_options {
 	size_t nroots;
 };
 
+/* The policy's name, as --on-collision, the journal and JSON give it. */
+const char *collision_policy_name(enum collision_policy policy);
+/* The policy called NAME in *POLICY; false if none is. */
+bool collision_policy_named(const char *name, enum collision_policy *policy);
+
 /* Convert as O says; the exit status (EXIT_* of lib/util.h). */
 int convert_online(const struct convert_options *o);
 int convert_offline(const struct convert_options *o);

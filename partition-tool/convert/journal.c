@@ -169,29 +169,13 @@ fail:
 	return -1;
 }
 
-static const char *const policy_names[] = {
-	[ON_COLLISION_FAIL] = "fail",
-	[ON_COLLISION_RENAME] = "rename",
-	[ON_COLLISION_MERGE] = "merge",
-};
-
-static bool policy_named(const char *name, enum collision_policy *policy)
-{
-	for (size_t i = 0; i < sizeof(policy_names) / sizeof(*policy_names); i++)
-		if (!strcmp(name, policy_names[i])) {
-			*policy = (enum collision_policy)i;
-			return true;
-		}
-	return false;
-}
-
 int journal_start(struct journal *j, enum collision_policy policy,
 		  bool replace)
 {
 	char header[64];
 
 	snprintf(header, sizeof(header), JOURNAL_MAGIC " %s%s\n",
-		 policy_names[policy], replace ? " replace" : "");
+		 collision_policy_name(policy), replace ? " replace" : "");
 	j->policy = policy;
 	j->replace = replace;
 	if (append(j, header) < 0)
@@ -265,7 +249,7 @@ int journal_begin(struct journal *j, const char *path, uint64_t ino,
 
 int journal_policy(struct journal *j, enum collision_policy policy)
 {
-	char *text = xasprintf("policy %s\n", policy_names[policy]);
+	char *text = xasprintf("policy %s\n", collision_policy_name(policy));
 	int ret = append(j, text);
 
 	free(text);
@@ -332,7 +316,7 @@ static int read_record(struct journal *j, char *line, bool *ready)
 
 	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert") &&
 	    !strcmp(w[1], "1")) {
-		if (!policy_named(w[2], &j->policy))
+		if (!collision_policy_named(w[2], &j->policy))
 			return -1;
 		if (n == 4 && strcmp(w[3], "replace"))
 			return -1;
@@ -373,7 +357,8 @@ static int read_record(struct journal *j, char *line, bool *ready)
 			return -1;
 	} else if (n == 2 && !strcmp(w[0], "policy")) {
 		/* Between two directories only. */
-		if ((j->path && *ready) || !policy_named(w[1], &j->policy))
+		if ((j->path && *ready) ||
+		    !collision_policy_named(w[1], &j->policy))
 			return -1;
 	} else if (n == 1 && !strcmp(w[0], "ready")) {
 		if (!j->path)

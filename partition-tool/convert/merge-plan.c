@@ -27,7 +27,6 @@
 #include "workspace.h"
 #include "lib/dirread.h"
 #include "lib/fold.h"
-#include "lib/report.h"
 #include "lib/util.h"
 
 struct model_dir;
@@ -178,6 +177,12 @@ static struct model_entry *find(const struct merge_planner *mp,
 	return NULL;
 }
 
+/* A model to look names up in, for free_conflict_name(). */
+struct model_lookup {
+	const struct merge_planner *mp;
+	const struct model_dir *d;
+};
+
 static void push(struct merge_planner *mp, const struct change *c)
 {
 	if (mp->nlist == mp->listcap) {
@@ -191,32 +196,26 @@ static void push(struct merge_planner *mp, const struct change *c)
  * Rename E, an entry of the directory at PATH (merged into D, or D's
  * own), to a ' (case conflict N)' name free in D, and record it.
  */
+/* Whether NAME folds like a name of the model in CTX. */
+static bool taken_in_model(void *ctx, const char *name, size_t len)
+{
+	const struct model_lookup *l = ctx;
+
+	return find(l->mp, l->d, name, len,
+		    fold_key(l->mp->folder, name, len)) != NULL;
+}
+
 static void plan_rename(struct merge_planner *mp, struct model_dir *d,
 			const char *path, struct model_entry *e)
 {
-	struct change c = { .dir = xstrdup(path), .ino = e->ino,
-			    .planned = true };
-	unsigned int k;
+	struct model_lookup l = { mp, d };
+	struct change c = { .ino = e->ino, .planned = true };
 
-	for (k = 1; k < 100000; k++) {
-		c.new = conflict_name(e->name, e->len, k, &c.newlen);
-		if (!c.new ||
-		    !find(mp, d, c.new, c.newlen,
-			  fold_key(mp->folder, c.new, c.newlen)))
-			break;
-		free(c.new);
-		c.new = NULL;
-	}
-	if (!c.new) {
-		char *q = report_escape(e->name, e->len, true);
-
-		gp_warn("%s: %s: no room for a ' (case conflict N)' name",
-			path, q);
-		free(q);
-		free(c.dir);
-		mp->plan->unnamed++;
+	c.new = free_conflict_name(mp->plan, path, e->name, e->len,
+				   taken_in_model, &l, &c.newlen);
+	if (!c.new)
 		return;
-	}
+	c.dir = xstrdup(path);
 	c.old = e->name;
 	c.oldlen = e->len;
 	push(mp, &c);
@@ -228,10 +227,8 @@ static void plan_rename(struct merge_planner *mp, struct model_dir *d,
 static int by_name(const void *a, const void *b)
 {
 	const struct model_entry *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->name, y->name, n);
 
-	return r ? r : (x->len > y->len) - (x->len < y->len);
+	return bytes_cmp(x->name, x->len, y->name, y->len);
 }
 
 /* Play the merge of FROM (at FROM_PATH) into INTO (at INTO_PATH). */

@@ -320,10 +320,8 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 static int by_bytes(const void *a, const void *b)
 {
 	const struct dir_entry *x = a, *y = b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->name, y->name, n);
 
-	return r ? r : (x->len > y->len) - (x->len < y->len);
+	return bytes_cmp(x->name, x->len, y->name, y->len);
 }
 
 bool move_all(struct workspace *ws, struct outcome *out,

@@ -113,18 +113,6 @@ static void add_human(void *ctx, const struct change *c, const char *dir)
 	print_change(c, dir, !r->o->dry_run);
 }
 
-static const char *policy_name(enum collision_policy policy)
-{
-	switch (policy) {
-	case ON_COLLISION_RENAME:
-		return "rename";
-	case ON_COLLISION_MERGE:
-		return "merge";
-	default:
-		return "fail";
-	}
-}
-
 static void count_merge(void *ctx, const struct change *c, const char *dir)
 {
 	(void)dir;
@@ -159,7 +147,7 @@ int print_result(const struct convert_result *r, const char *outcome)
 		json_object_object_add(conv, "dry_run",
 				       json_object_new_boolean(o->dry_run));
 		json_object_object_add(conv, "on_collision",
-				       json_object_new_string(policy_name(r->mode.policy)));
+				       json_object_new_string(collision_policy_name(r->mode.policy)));
 		json_object_object_add(conv, "directories_to_convert",
 				       json_object_new_int64((int64_t)plan->ndirs));
 		json_object_object_add(conv, "directories_converted",

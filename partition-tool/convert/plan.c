@@ -19,6 +19,27 @@
 #include "lib/util.h"
 #include "lib/walk.h"
 
+static const char *const policy_names[] = {
+	[ON_COLLISION_FAIL] = "fail",
+	[ON_COLLISION_RENAME] = "rename",
+	[ON_COLLISION_MERGE] = "merge",
+};
+
+const char *collision_policy_name(enum collision_policy policy)
+{
+	return policy_names[policy];
+}
+
+bool collision_policy_named(const char *name, enum collision_policy *policy)
+{
+	for (size_t i = 0; i < sizeof(policy_names) / sizeof(*policy_names); i++)
+		if (!strcmp(name, policy_names[i])) {
+			*policy = (enum collision_policy)i;
+			return true;
+		}
+	return false;
+}
+
 /* The walk's state while it fills a plan. */
 struct planner {
 	enum collision_policy policy;
@@ -62,6 +83,28 @@ char *conflict_name(const char *name, size_t len, unsigned int n,
 	return out;
 }
 
+char *free_conflict_name(struct plan *plan, const char *dir,
+			 const char *name, size_t len,
+			 bool (*taken)(void *ctx, const char *name, size_t len),
+			 void *ctx, size_t *outlen)
+{
+	char *q;
+
+	for (unsigned int k = 1; k < 100000; k++) {
+		char *out = conflict_name(name, len, k, outlen);
+		if (!out)
+			break;
+		if (!taken(ctx, out, *outlen))
+			return out;
+		free(out);
+	}
+	q = report_escape(name, len, true);
+	gp_warn("%s: %s: no room for a ' (case conflict N)' name", dir, q);
+	free(q);
+	plan->unnamed++;
+	return NULL;
+}
+
 /* Whether NAME folds like an entry of DIR or a name already chosen. */
 static bool name_taken(const struct planner *p, const struct walk_dir *dir,
 		       const struct plan_dir *pd, const char *name, size_t len)
@@ -84,37 +127,29 @@ static int by_bytes(const void *a, const void *b)
 {
 	const struct dir_entry *x = *(const struct dir_entry *const *)a;
 	const struct dir_entry *y = *(const struct dir_entry *const *)b;
-	size_t n = x->len < y->len ? x->len : y->len;
-	int r = memcmp(x->name, y->name, n);
 
-	return r ? r : (x->len > y->len) - (x->len < y->len);
+	return bytes_cmp(x->name, x->len, y->name, y->len);
 }
 
 /* Rename E of the group to a ' (case conflict N)' name free in DIR. */
+static bool taken_in_dir(void *ctx, const char *name, size_t len)
+{
+	const struct planner *p = ctx;
+
+	return name_taken(p, p->walking, &p->plan->dirs[p->plan->ndirs - 1],
+			  name, len);
+}
+
 static void plan_rename(struct planner *p, struct plan_dir *pd,
 			const struct dir_entry *e)
 {
 	struct change *r;
-	unsigned int k;
-	char *name = NULL;
 	size_t len = 0;
+	char *name = free_conflict_name(p->plan, pd->path, e->name, e->len,
+					taken_in_dir, p, &len);
 
-	for (k = 1; k < 100000; k++) {
-		name = conflict_name(e->name, e->len, k, &len);
-		if (!name || !name_taken(p, p->walking, pd, name, len))
-			break;
-		free(name);
-		name = NULL;
-	}
-	if (!name) {
-		char *q = report_escape(e->name, e->len, true);
-
-		gp_warn("%s: %s: no room for a ' (case conflict N)' name",
-			pd->path, q);
-		free(q);
-		p->plan->unnamed++;
+	if (!name)
 		return;
-	}
 	r = &pd->changes[pd->nchanges++];
 	memset(r, 0, sizeof(*r));
 	r->old = xmalloc(e->len + 1);

@@ -129,11 +129,7 @@ static struct rname copy_name(const char *s, size_t len)
 
 static int cmp_rname(const struct rname *a, const struct rname *b)
 {
-	int c = memcmp(a->s, b->s, a->len < b->len ? a->len : b->len);
-
-	if (c)
-		return c;
-	return (a->len > b->len) - (a->len < b->len);
+	return bytes_cmp(a->s, a->len, b->s, b->len);
 }
 
 static int cmp_rname_q(const void *a, const void *b)

@@ -143,3 +143,10 @@ int run_e2fsprogs(const char *const argv[], bool output_to_stderr)
 	}
 	return status;
 }
+
+int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen)
+{
+	int c = memcmp(a, b, alen < blen ? alen : blen);
+
+	return c ? c : (alen > blen) - (alen < blen);
+}

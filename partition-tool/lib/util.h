@@ -38,6 +38,12 @@ void *xrealloc(void *ptr, size_t size);
 char *xstrdup(const char *s);
 /* malloc'ed printf. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/*
+ * The order of two names by their bytes, a name before the longer ones
+ * it begins: the order in which the first of colliding names is chosen.
+ */
+int bytes_cmp(const char *a, size_t alen, const char *b, size_t blen);
 char *xvasprintf(const char *fmt, va_list ap)
 	__attribute__((format(printf, 1, 0)));
 
