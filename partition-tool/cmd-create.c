@@ -4,6 +4,7 @@
  * or an image file, and lay out the library on it (lib/provision.c).
  */
 #include <grp.h>
+#include <inttypes.h>
 #include <pwd.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -32,7 +33,8 @@ static void usage(FILE *out)
 	      "Options:\n"
 	      "  -L, --label L          filesystem label (default " DEFAULT_LABEL ", at most 16 bytes)\n"
 	      "  -o, --owner USER[:GROUP]  owner of the root and the library directories\n"
-	      "                         (names or numbers; USER alone: its login group)\n"
+	      "                         (names or numbers; USER alone: its login group;\n"
+	      "                         default: whoever ran sudo or pkexec, else you)\n"
 	      "  -s, --strict           strict encoding: refuse names that are not valid UTF-8\n"
 	      "  -l, --layout FILE      directories to create (default: the Steam layout)\n"
 	      "  -S, --size SIZE        create or resize the image file TARGET, sparse;\n"
@@ -108,6 +110,51 @@ out:
 	return ok;
 }
 
+/*
+ * Without --owner, the library belongs to whoever asked for it: someone who
+ * became root through sudo or pkexec is the one whose Steam will write
+ * there, not root.  *FROM says how the owner was found, for the terminal.
+ */
+static void default_owner(uint32_t *uid, uint32_t *gid, const char **from)
+{
+	const char *sudo_uid = getenv("SUDO_UID"), *sudo_gid = getenv("SUDO_GID");
+	const char *pkexec_uid = getenv("PKEXEC_UID");
+	const char *asker = NULL;
+	const struct passwd *pw;
+
+	*uid = (uint32_t)getuid();
+	*gid = (uint32_t)getgid();
+	*from = "the user running gamepart";
+	if (*uid != 0)
+		return;
+	if (sudo_uid && parse_id(sudo_uid, strlen(sudo_uid), uid)) {
+		asker = "the user who ran sudo";
+		if (sudo_gid && parse_id(sudo_gid, strlen(sudo_gid), gid)) {
+			*from = asker;
+			return;
+		}
+	} else if (pkexec_uid && parse_id(pkexec_uid, strlen(pkexec_uid), uid)) {
+		asker = "the user who ran pkexec";
+	} else {
+		return;
+	}
+	/* pkexec names no group: the user's login group, as --owner USER. */
+	pw = getpwuid((uid_t)*uid);
+	*gid = pw ? (uint32_t)pw->pw_gid : *uid;
+	*from = asker;
+}
+
+/* "deck (1000:1000)", or "1000:1000" for an id with no name here. */
+static char *describe_owner(uint32_t uid, uint32_t gid)
+{
+	const struct passwd *pw = getpwuid((uid_t)uid);
+
+	if (pw)
+		return xasprintf("%s (%" PRIu32 ":%" PRIu32 ")", pw->pw_name,
+				 uid, gid);
+	return xasprintf("%" PRIu32 ":%" PRIu32, uid, gid);
+}
+
 /* "64M", "1G", "1048576", "2GiB": powers of 1024. */
 static bool parse_size(const char *s, uint64_t *size)
 {
@@ -154,7 +201,9 @@ int cmd_create(int argc, char **argv)
 		COMMON_LONGOPTS,
 	};
 	struct provision_opts o = { .label = DEFAULT_LABEL };
-	const char *why, *layout_file = NULL;
+	static const char by_option[] = "as --owner asked";
+	const char *why, *layout_file = NULL, *owner_from = by_option;
+	char *owner;
 	struct layout l;
 	size_t i, ncf = 0;
 	int c;
@@ -195,6 +244,10 @@ int cmd_create(int argc, char **argv)
 	if (!*o.label || strlen(o.label) > LABEL_MAX)
 		return usage_error("--label: '%s' must be 1 to 16 bytes", o.label);
 	o.progress = isatty(STDERR_FILENO);
+	if (!o.have_owner) {
+		default_owner(&o.uid, &o.gid, &owner_from);
+		o.have_owner = true;
+	}
 
 	if (layout_file) {
 		if (layout_read(&l, layout_file))
@@ -211,6 +264,13 @@ int cmd_create(int argc, char **argv)
 	printf("%s: ext4, casefold utf8-12.1%s, label '%s', %zu director%s (%zu casefolded)\n",
 	       o.target, o.strict ? " strict" : "", o.label, l.count,
 	       l.count == 1 ? "y" : "ies", ncf);
+	owner = describe_owner(o.uid, o.gid);
+	printf("%s: the library belongs to %s, %s\n", o.target, owner,
+	       owner_from);
+	if (o.uid == 0 && owner_from != by_option)
+		printf("%s: Steam, running as a user, cannot write to it; --owner USER gives it to that user\n",
+		       o.target);
+	free(owner);
 	layout_free(&l);
 	return EXIT_NOTHING_FOUND;
 }

@@ -10,6 +10,11 @@ else
 	gp=${GAMEPART:-$top/build/bin/gamepart}
 fi
 
+# Without --owner, create gives the library to whoever ran sudo or pkexec
+# (gamepart-create-owner.t): a test run through sudo must not change what
+# the other tests find.
+unset SUDO_UID SUDO_GID SUDO_USER PKEXEC_UID
+
 # host.sh has its own (which sets $gamepart); guest.sh has none.
 if ! declare -F require_gamepart >/dev/null; then
 	require_gamepart() {
