@@ -76,6 +76,32 @@ read_config() {
 		conf_error $n "GAMEDATA_NAME and PROVISION_NAME are both $GAMEDATA_NAME"
 }
 
+# default_owner: "UID:GID WHO" for a library provisioned with OWNER=
+# empty: the user at the screen (seat0's active session, as logind says),
+# else the regular user with the lowest uid (UID_MIN to UID_MAX of
+# login.defs: the first user made at installation, uid 1000 on SteamOS).
+# Nothing, with status 1, when there is neither: the library stays root's.
+default_owner() {
+	local session uid gid min max who
+	session=$(loginctl show-seat seat0 -p ActiveSession --value 2>/dev/null) || session=
+	uid=
+	if [ -n "$session" ]; then
+		uid=$(loginctl show-session "$session" -p User --value 2>/dev/null) || uid=
+		who="the user of seat0's active session"
+	fi
+	if [ -z "$uid" ] || [ "$uid" = 0 ]; then
+		min=$(sed -n 's/^UID_MIN[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' /etc/login.defs 2>/dev/null)
+		max=$(sed -n 's/^UID_MAX[[:space:]]\{1,\}\([0-9]\{1,\}\).*/\1/p' /etc/login.defs 2>/dev/null)
+		uid=$(getent passwd | awk -F: -v min="${min:-1000}" -v max="${max:-60000}" \
+			'$3 >= min && $3 <= max { print $3 }' | sort -n | head -n 1)
+		who="the first regular user"
+	fi
+	[ -n "$uid" ] || return 1
+	gid=$(getent passwd "$uid" | cut -d: -f4)
+	[ -n "$gid" ] || return 1
+	echo "$uid:$gid $who"
+}
+
 # report_prefixes TARGET: say, for the journal at notice priority, how
 # many Proton prefixes of the library at TARGET are not casefolded and
 # the one command that converts them (gamepart status gives both); only

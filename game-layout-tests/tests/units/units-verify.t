@@ -88,6 +88,46 @@ is "$(bad_conf 'PROVISION_NAME=gamedata')" \
 	"gamepart: $scratch/etc/gamepart.conf:1: GAMEDATA_NAME and PROVISION_NAME are both gamedata" \
 	"the two names may not be the same"
 
+# OWNER= empty: whom a provisioned library goes to, with stand-ins for
+# loginctl and getent (the guest has no seat; units-owner.t provisions
+# for the first regular user there).
+mkdir "$scratch/stub"
+cat >"$scratch/stub/loginctl" <<'STUB'
+#!/bin/sh
+case "$1 $2" in
+"show-seat seat0") echo "${SEAT_SESSION-}" ;;
+"show-session $SEAT_SESSION") echo "$SEAT_UID" ;;
+*) exit 1 ;;
+esac
+STUB
+cat >"$scratch/stub/getent" <<'STUB'
+#!/bin/sh
+[ -n "${USERS-}" ] || USERS="root:x:0:0::/root:/bin/sh svc:x:999:999::/:/bin/false
+alice:x:1001:1001::/home/alice:/bin/sh bob:x:1000:100::/home/bob:/bin/sh"
+printf '%s\n' $USERS nobody:x:65534:65534::/:/bin/false |
+	awk -F: -v want="${2-}" 'want == "" || $3 == want'
+STUB
+chmod +x "$scratch/stub/loginctl" "$scratch/stub/getent"
+owner_default() {
+	env -i PATH="$scratch/stub:$PATH" GAMEPART_CONF=/nonexistent "$@" \
+		sh -c '. "$1"; default_owner' sh "$helpers/config.sh"
+}
+uid_min=$(sed -n 's/^UID_MIN[[:space:]]*\([0-9]*\).*/\1/p' /etc/login.defs 2>/dev/null)
+if [ "${uid_min:-1000}" = 1000 ]; then
+	is "$(owner_default)" "1000:100 the first regular user" \
+		"no session on seat0: the regular user with the lowest uid, and its login group"
+	is "$(owner_default SEAT_SESSION=c2 SEAT_UID=1001)" "1001:1001 the user of seat0's active session" \
+		"the user at the screen comes first"
+	is "$(owner_default SEAT_SESSION=c1 SEAT_UID=0)" "1000:100 the first regular user" \
+		"root at the screen (a greeter) does not count"
+else
+	for i in 1 2 3; do
+		skip "UID_MIN is $uid_min here, not Debian's 1000" "default owner $i"
+	done
+fi
+owner_default USERS=root:x:0:0::/root:/bin/sh SEAT_SESSION=c1 SEAT_UID=0 >/dev/null
+is $? 1 "neither: nothing, status 1 (the library stays root's)"
+
 # The configuration installed as an example shows, commented out, the
 # defaults the helpers apply.
 is "$(sed -n 's/^#\([A-Z_]*=\)/\1/p' "$top/systemd-units/gamepart.conf")" \
