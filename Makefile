@@ -16,7 +16,7 @@ PROVE_JOBS ?= $(shell nproc)
 PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
-.PHONY: list-tests help deps kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
+.PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs wine-prefix windows-progs \
 	progs guest tool tool-asan install install-units demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
@@ -34,6 +34,7 @@ help:
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
 	@echo 'make deps        install the build and test dependencies with apt'
+	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
@@ -44,7 +45,11 @@ help:
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:
-	@scripts/install-deps
+	@scripts/install-deps all
+
+# What building and installing the tool and the units needs, and no more.
+deps-tool:
+	@scripts/install-deps tool
 
 # Each kernel target asks the build script, which answers from the cache
 # when nothing it depends on has changed.
@@ -100,10 +105,10 @@ progs: deps
 PREFIX ?= /usr/local
 DESTDIR ?=
 
-tool: deps
+tool: deps-tool
 	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/bin
 
-tool-asan: deps
+tool-asan: deps-tool
 	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/asan SANITIZE=1
 
 SYSCONFDIR ?= /etc
