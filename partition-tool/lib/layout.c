@@ -17,11 +17,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <e2p/e2p.h>
 #include <ext2fs/ext2_fs.h>
 
+#include "fold.h"
 #include "layout.h"
 #include "util.h"
-
 
 static const char *const steam_dirs[] = {
 	"steamapps",
@@ -32,11 +33,13 @@ static const char *const steam_dirs[] = {
 	"steamapps/temp",
 };
 
-static void add_dir(struct layout *l, const char *path, bool casefold)
+static void add_dir(struct layout *l, const char *path, bool casefold,
+		    unsigned long line)
 {
 	l->dirs = xrealloc(l->dirs, (l->count + 1) * sizeof(*l->dirs));
 	l->dirs[l->count].path = xstrdup(path);
 	l->dirs[l->count].casefold = casefold;
+	l->dirs[l->count].line = line;
 	l->count++;
 }
 
@@ -47,7 +50,7 @@ void layout_default(struct layout *l)
 	l->dirs = NULL;
 	l->count = 0;
 	for (i = 0; i < sizeof(steam_dirs) / sizeof(steam_dirs[0]); i++)
-		add_dir(l, steam_dirs[i], true);
+		add_dir(l, steam_dirs[i], true, 0);
 }
 
 void layout_free(struct layout *l)
@@ -61,15 +64,43 @@ void layout_free(struct layout *l)
 	l->count = 0;
 }
 
-static bool listed(const struct layout *l, const char *path, size_t len)
+/* The directory listed as PATH (LEN bytes), or NULL. */
+static const struct layout_dir *listed(const struct layout *l,
+				       const char *path, size_t len)
 {
 	size_t i;
 
 	for (i = 0; i < l->count; i++)
 		if (strlen(l->dirs[i].path) == len &&
 		    !memcmp(l->dirs[i].path, path, len))
-			return true;
-	return false;
+			return &l->dirs[i];
+	return NULL;
+}
+
+/*
+ * In a casefolded parent, the kernel would take the second of two names
+ * that fold alike for the first: the sibling listed before PATH whose
+ * name folds to PATH's last component, or NULL.  PLEN is the parent's
+ * length (0 at the root).
+ */
+static const struct layout_dir *folded_twin(const struct layout *l,
+					    const struct folder *f,
+					    const char *path, size_t plen)
+{
+	const char *name = path + (plen ? plen + 1 : 0);
+
+	for (size_t i = 0; i < l->count; i++) {
+		const char *other = l->dirs[i].path;
+		const char *slash = strrchr(other, '/');
+		size_t olen = slash ? (size_t)(slash - other) : 0;
+
+		if (olen != plen || memcmp(other, path, plen))
+			continue;
+		other += plen ? plen + 1 : 0;
+		if (fold_equal(f, other, strlen(other), name, strlen(name)))
+			return &l->dirs[i];
+	}
+	return NULL;
 }
 
 /* NULL when PATH (trailing '/' already removed) is acceptable, else why not. */
@@ -96,9 +127,14 @@ static const char *bad_path(const char *path)
 	}
 }
 
-/* Parse one line (comment already cut); returns NULL or the error text. */
-static char *parse_line(struct layout *l, char *line)
+/*
+ * Parse line LINENO (comment already cut); returns NULL or the error text.
+ * F folds names as the filesystem create makes will.
+ */
+static char *parse_line(struct layout *l, const struct folder *f, char *line,
+			unsigned long lineno)
 {
+	const struct layout_dir *parent = NULL, *twin;
 	static const char ws[] = " \t\n\r\v\f";
 	char *path, *word, *save = NULL, *slash;
 	const char *why;
@@ -125,15 +161,25 @@ static char *parse_line(struct layout *l, char *line)
 	if (listed(l, path, len))
 		return xasprintf("%s: listed twice", path);
 	slash = strrchr(path, '/');
-	if (slash && !listed(l, path, (size_t)(slash - path)))
-		return xasprintf("%s: parent %.*s is not listed on an earlier line",
-				 path, (int)(slash - path), path);
-	add_dir(l, path, casefold);
+	if (slash) {
+		parent = listed(l, path, (size_t)(slash - path));
+		if (!parent)
+			return xasprintf("%s: parent %.*s is not listed on an earlier line",
+					 path, (int)(slash - path), path);
+	}
+	/* The root is never casefolded: create refuses it. */
+	twin = parent && parent->casefold ?
+	       folded_twin(l, f, path, (size_t)(slash - path)) : NULL;
+	if (twin)
+		return xasprintf("%s: folds to %s (line %lu) in its casefolded parent",
+				 path, twin->path, twin->line);
+	add_dir(l, path, casefold, lineno);
 	return NULL;
 }
 
 int layout_read(struct layout *l, const char *file)
 {
+	struct folder *f;
 	FILE *in;
 	char *line = NULL, *why = NULL;
 	size_t size = 0;
@@ -147,6 +193,10 @@ int layout_read(struct layout *l, const char *file)
 		gp_warn("%s: %s", file, strerror(errno));
 		return -1;
 	}
+	/* What gamepart create makes (provision.c). */
+	f = folder_new(EXT4_ENC_UTF8_12_1, e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1));
+	if (!f)
+		gp_die("utf8-12.1: libext2fs has no such encoding");
 	while (!why && (n = getline(&line, &size, in)) >= 0) {
 		lineno++;
 		if (strlen(line) != (size_t)n) {
@@ -157,9 +207,10 @@ int layout_read(struct layout *l, const char *file)
 
 		if (hash)
 			*hash = '\0';
-		why = parse_line(l, line);
+		why = parse_line(l, f, line, lineno);
 	}
 	free(line);
+	folder_free(f);
 	if (why) {
 		gp_warn("%s:%lu: %s", file, lineno, why);
 		free(why);

@@ -12,6 +12,7 @@
 struct layout_dir {
 	char *path;		/* relative, no "." or "..", no trailing '/' */
 	bool casefold;		/* wants EXT4_CASEFOLD_FL (+F) */
+	unsigned long line;	/* in the layout file; 0 for the default */
 };
 
 /*
@@ -31,8 +32,10 @@ struct layout {
 void layout_default(struct layout *l);
 
 /*
- * Read FILE.  On a syntax error "FILE:LINE: cause" has been printed and -1
- * is returned; on an I/O error "FILE: cause".
+ * Read FILE.  On a syntax error, or a name that folds (utf8-12.1, as the
+ * filesystem gamepart create makes folds it) to a sibling's in a parent
+ * listed as casefold, "FILE:LINE: cause" has been printed and -1 is
+ * returned; on an I/O error "FILE: cause".
  */
 int layout_read(struct layout *l, const char *file);
 

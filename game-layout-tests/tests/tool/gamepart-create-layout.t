@@ -74,14 +74,15 @@ is "$(cat "$scratch/err")" "gamepart: create: $scratch/empty: no directories in 
 is $? 2 "a missing layout file: exit status 2"
 is "$(cat "$scratch/err")" "gamepart: create: $scratch/missing: No such file or directory" "a missing layout file: message"
 
-# Names that fold together cannot both live in a casefolded directory.
-printf 'A casefold\nA/Common\nA/COMMON\n' >"$scratch/fold"
-"$gp" create --size 32M --layout "$scratch/fold" "$scratch/fold.img" 2>"$scratch/err"
-is $? 2 "siblings that fold together in a +F parent: exit status 2"
-is "$(cat "$scratch/err")" "gamepart: create: $scratch/fold.img: A/COMMON: its name folds to one that already exists in its casefolded parent" \
-	"siblings that fold together: message"
-[ ! -e "$scratch/fold.img" ]
-ok $? "the image is removed again"
+# Names that fold together cannot both live in a casefolded directory:
+# the layout file's line says so, before anything is written.
+bad_layout "siblings that fold together in a +F parent" 4 \
+	"A/COMMON: folds to A/Common (line 2) in its casefolded parent" 'A casefold\nA/Common\nA/x\nA/COMMON\n'
+bad_layout "NFD against NFC in a +F parent" 3 \
+	$'S/Cafe\xcc\x81: folds to S/Caf\xc3\xa9 (line 2) in its casefolded parent' \
+	'S casefold\nS/Caf\xc3\xa9\nS/Cafe\xcc\x81\n'
+[ ! -e "$scratch/bad.img" ]
+ok $? "no image is created for either"
 printf 'A\nA/Common\nA/COMMON\n' >"$scratch/nofold"
 "$gp" create --size 32M --layout "$scratch/nofold" "$scratch/nofold.img" >/dev/null
 ok $? "the same siblings in a parent without +F are fine"
