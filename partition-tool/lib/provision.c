@@ -323,7 +323,12 @@ int provision(const struct provision_opts *o, const struct layout *l)
 	int fd;
 
 	if (stat(o->target, &st) < 0) {
-		if (errno != ENOENT || !o->have_size) {
+		if (errno == ENOENT && !o->have_size) {
+			gp_warn("%s: no such file or device; to make an image file, give its size with --size",
+				o->target);
+			return -1;
+		}
+		if (errno != ENOENT) {
 			gp_warn("%s: %s", o->target, strerror(errno));
 			return -1;
 		}

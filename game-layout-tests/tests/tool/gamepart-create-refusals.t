@@ -83,7 +83,7 @@ ok $? "the image created for a refused create is removed again"
 truncate -s 4M "$scratch/small2.img"
 refused "existing image too small" "too small (4194304 bytes)" "$scratch/small2.img"
 
-refused "missing target" "^gamepart: create: $scratch/none.img: No such file or directory$" "$scratch/none.img"
+refused "missing target, suggesting --size" "^gamepart: create: $scratch/none.img: no such file or device; to make an image file, give its size with --size$" "$scratch/none.img"
 refused "a directory" "^gamepart: create: $scratch: not a block device or an image file$" "$scratch"
 refused "a character device" "not a block device or an image file" /dev/null
 refused "no target" "no TARGET given" --size 32M
