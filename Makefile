@@ -18,7 +18,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs wine-prefix windows-progs \
-	progs guest tool tool-asan install install-units demo check check-host check-guest \
+	progs guest tool tool-asan install install-bin install-units deb demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
@@ -36,6 +36,7 @@ help:
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
+	@echo 'make deb         build/deb/gamepart.deb: the Debian package, lintian-clean'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
@@ -121,7 +122,11 @@ UNIT_HELPERS := config.sh gamepart-udev-match gamepart-mount gamepart-provision 
 subst_paths = sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@SBINDIR@|$(PREFIX)/sbin|g'
 
-install: tool install-units
+install: tool install-bin install-units
+
+# The gamepart that make tool built (into $(BUILD)/bin) and its man page;
+# debian/rules builds it itself and calls this and install-units.
+install-bin:
 	install -D -m 755 $(BUILD)/bin/gamepart $(DESTDIR)$(PREFIX)/sbin/gamepart
 	install -D -m 644 partition-tool/gamepart.8 $(DESTDIR)$(PREFIX)/share/man/man8/gamepart.8
 
@@ -146,9 +151,13 @@ install-units:
 	@echo 'then: systemctl daemon-reload; udevadm control --reload;' \
 		'and for the weekly report: systemctl enable --now gamepart-report.timer'
 
+# The Debian package of the tree (debian/), lintian-clean: build/deb/gamepart.deb.
+deb: deps
+	@scripts/build-deb $(BUILD)/deb
+
 # Everything a guest test may use.
 guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
-	tool tool-asan e2fsprogs
+	tool tool-asan e2fsprogs deb
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo

@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest slow
+# The Debian package (make deb) in the systemd guest, on a /usr of its own:
+# dpkg -i installs it and enables the weekly report's timer the Debian way
+# (deb-systemd-helper, from dh_installsystemd); a card inserted then is
+# provisioned, for uid 1000, and mounted by the installed rule and units;
+# once the card is pulled, dpkg --purge leaves nothing behind: no file of
+# the package, no configuration, no unit, no enablement symlink.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/units.sh"
+	deb=$2 card_img=$3
+	wait_for_jobs
+	ok $? "the jobs of the boot finish"
+	getent passwd 1000 >/dev/null || useradd -u 1000 -U -M -s /usr/sbin/nologin deck
+	gid=$(getent passwd 1000 | cut -d: -f4)
+
+	dpkg -i "$deb" >/tmp/dpkg.log 2>&1
+	ok $? "dpkg -i gamepart.deb" || diag "$(tail -n 20 /tmp/dpkg.log)"
+	dpkg-query -L gamepart >/tmp/files
+	is "$(dpkg-query -W -f='${db:Status-Status}' gamepart)" installed "dpkg knows it installed"
+	is "$(systemctl is-enabled gamepart-report.timer)" enabled "the report's timer is enabled"
+	is "$(systemctl is-active gamepart-report.timer)" active "and started"
+	is "$(systemctl show -P FragmentPath gamepart-mount@8:1.service)" \
+		/lib/systemd/system/gamepart-mount@.service "systemd loads the packaged mount unit"
+	[ -f /etc/gamepart.conf ] && dpkg-query -W -f='${Conffiles}' gamepart | grep -q ' /etc/gamepart.conf '
+	ok $? "/etc/gamepart.conf is a conffile"
+
+	vmctl monitor drive_add 0 "if=none,id=card,file=$card_img,format=raw" >/dev/null
+	vmctl monitor device_add virtio-blk-pci,drive=card,id=cardslot >/dev/null
+	i=0
+	while [ ! -b /dev/vda1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b /dev/vda1 ]
+	ok $? "a card is inserted"
+	id=$(devno vda1)
+	wait_for_jobs
+	ok $? "its units' jobs finish"
+	card=$(mount_point_of /dev/vda1)
+	case $card in /run/media/gamedata/*) true ;; *) false ;; esac
+	ok $? "the packaged rule and units provision and mount it ('$card')" ||
+		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
+	has_f "$card/steamapps/common"
+	ok $? "its library is +F"
+	is "$(stat -c %u:%g "$card/steamapps")" "1000:$gid" "and belongs to uid 1000"
+
+	vmctl monitor device_del cardslot >/dev/null
+	i=0
+	while [ -b /dev/vda ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_for_jobs
+	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive "the card is pulled: its units stop"
+
+	dpkg --purge gamepart >/tmp/dpkg.log 2>&1
+	ok $? "dpkg --purge gamepart" || diag "$(tail -n 20 /tmp/dpkg.log)"
+	left=
+	while IFS= read -r f; do
+		# Directories other packages share (/usr/sbin, /lib/systemd/system) stay.
+		[ -d "$f" ] && [ -n "$(dpkg-query -S "$f" 2>/dev/null)" ] && continue
+		[ -e "$f" ] || [ -L "$f" ] && left="$left $f"
+	done </tmp/files
+	is "$left" "" "no file or directory of the package is left"
+	[ ! -e /etc/gamepart.conf ]
+	ok $? "the configuration is gone"
+	is "$(find /etc/systemd /var/lib/systemd -name '*gamepart*' 2>/dev/null)" "" \
+		"no enablement symlink or state of its units is left"
+	is "$(systemctl list-unit-files --no-legend 'gamepart*')" "" "systemd knows none of its units"
+	is "$(findmnt -rn -o TARGET | grep -c '^/run/media/gamedata')" 0 "nothing is left mounted"
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/units.sh"
+require_kernel patched
+deb=$build/deb/gamepart.deb
+[ -f "$deb" ] || skip_all "no $deb (make deb)"
+require_cmd sfdisk dpkg
+make_scratch
+gpt_image "$scratch/card.img" 96M gamedata-new
+guest_run patched --systemd --writable-usr -- "$deb" "$scratch/card.img"
+done_testing
