@@ -29,8 +29,9 @@ static void usage(FILE *out)
 	      "them in a casefolded directory (for a directory that is not, the\n"
 	      "names that would), names that are not valid UTF-8, and names that\n"
 	      "contain ignorable code points.  A directory is checked online,\n"
-	      "on its mounted filesystem; an unmounted block device or image\n"
-	      "file offline.\n"
+	      "on its mounted filesystem, which may be any (a tree on btrfs,\n"
+	      "NTFS or overlayfs is judged as a gamepart card would fold it);\n"
+	      "an unmounted ext4 block device or image file offline.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json     print the report as JSON\n"
@@ -106,7 +107,7 @@ static int check_one(struct check *c, const char *arg)
 	struct target *t = &c->target;
 	struct walk_result res;
 
-	if (target_open(t, arg, NULL, TARGET_READ) < 0)
+	if (target_open(t, arg, NULL, TARGET_READ_ANY_FS) < 0)
 		return -1;
 	c->opened++;
 	if (t->kind == TARGET_ONLINE && convert_interrupted(t->dirfd))

@@ -156,7 +156,8 @@ static void online_fsinfo(struct target *t)
 		 dev);
 }
 
-static int open_online(struct target *t, const char *subdir)
+static int open_online(struct target *t, const char *subdir,
+		       enum target_access access)
 {
 	char what[96];
 	bool ext4;
@@ -171,7 +172,10 @@ static int open_online(struct target *t, const char *subdir)
 		gp_warn("%s: %s", t->arg, strerror(errno));
 		goto fail;
 	}
-	if (!ext4) {
+	if (!ext4 && access == TARGET_READ_ANY_FS) {
+		snprintf(t->foreign, sizeof(t->foreign), "%s",
+			 strncmp(what, "it is on ", 9) ? what : what + 9);
+	} else if (!ext4) {
 		gp_warn("%s: not on an ext4 filesystem (%s)", t->arg, what);
 		goto fail;
 	}
@@ -185,7 +189,8 @@ static int open_online(struct target *t, const char *subdir)
 		close(t->dirfd);
 		t->dirfd = fd;
 	}
-	online_fsinfo(t);
+	if (!*t->foreign)
+		online_fsinfo(t);
 	return 0;
 fail:
 	close(t->dirfd);
@@ -227,7 +232,7 @@ int target_find_dir(const struct target *t, const char *path,
 static int open_offline(struct target *t, const char *subdir,
 			enum target_access access)
 {
-	bool writable = access != TARGET_READ;
+	bool writable = access == TARGET_WRITE || access == TARGET_WRITE_UNDO;
 	io_manager manager = unix_io_manager;
 	char mtpt[4096] = "";
 	int mflags, flags;
@@ -300,7 +305,7 @@ int target_open(struct target *t, const char *arg, const char *subdir,
 		return -1;
 	}
 	if (S_ISDIR(st.st_mode))
-		return open_online(t, subdir);
+		return open_online(t, subdir, access);
 	if (S_ISBLK(st.st_mode) || S_ISREG(st.st_mode))
 		return open_offline(t, subdir, access);
 	gp_warn("%s: not a directory, a block device or an image file", arg);
@@ -359,7 +364,10 @@ struct folder *target_folder(const struct target *t, bool say_assumed)
 				info->encoding);
 		return f;
 	}
-	if (say_assumed && !info->known)
+	if (say_assumed && *t->foreign)
+		gp_warn("%s: note: on %s, not ext4: names are folded as in a casefolded directory of a gamepart card (utf8-12.1, not strict)",
+			t->arg, t->foreign);
+	else if (say_assumed && !info->known)
 		gp_warn("%s: note: cannot read the filesystem's superblock; assuming utf8-12.1, not strict",
 			t->arg);
 	else if (say_assumed)

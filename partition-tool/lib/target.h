@@ -35,11 +35,14 @@ struct target {
 	ext2_filsys fs;		/* offline: the open filesystem */
 	ext2_ino_t ino;		/* offline: the directory to start from */
 	struct fs_info info;
+	char foreign[96];	/* online, not on ext4: what it is on */
 };
 
 /* How an offline target is opened. */
 enum target_access {
 	TARGET_READ,
+	TARGET_READ_ANY_FS,	/* online, a tree on any filesystem, whose
+				   names alone are judged (gamepart check) */
 	TARGET_WRITE,		/* exclusively */
 	TARGET_WRITE_UNDO,	/* exclusively, every write saved first to
 				   an undo file (undo.h) */

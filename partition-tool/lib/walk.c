@@ -101,6 +101,7 @@ static int visit_dir(struct walker *w, const char *path, uint64_t ino,
 
 struct online {
 	struct walker w;
+	bool flags_optional;	/* not ext4: a filesystem may have no inode flags */
 	dev_t dev;
 	uint64_t mnt_id;
 	bool have_mnt_id;
@@ -128,9 +129,14 @@ static int walk_online_dir(struct online *w, int fd, const char *path,
 	size_t i;
 
 	if (online_flags(fd, &flags) < 0) {
-		walk_warn(w->w.arg, true, path, "reading its flags: %s", strerror(errno));
-		w->w.res->errors++;
-		return 0;
+		if (!w->flags_optional || (errno != ENOTTY &&
+					   errno != EOPNOTSUPP && errno != EINVAL)) {
+			walk_warn(w->w.arg, true, path, "reading its flags: %s", strerror(errno));
+			w->w.res->errors++;
+			return 0;
+		}
+		/* vfat, exfat, 9p...: no inode flags, so nothing is +F. */
+		flags = 0;
 	}
 	if (flags & FS_ENCRYPT_FL)
 		return skip_encrypted(&w->w, path);
@@ -195,12 +201,13 @@ static void raise_fd_limit(void)
 	}
 }
 
-static int walk_online(const char *arg, int dirfd, walk_visit_fn visit,
-		       void *ctx, struct walk_result *res)
+static int walk_online(const char *arg, int dirfd, bool flags_optional,
+		       walk_visit_fn visit, void *ctx, struct walk_result *res)
 {
 	struct online w = {
 		.w = { .arg = arg, .online = true, .visit = visit, .ctx = ctx,
 		       .res = res },
+		.flags_optional = flags_optional,
 	};
 	struct statx stx;
 	int fd, ret;
@@ -309,6 +316,7 @@ int walk_target(const struct target *t, walk_visit_fn visit, void *ctx,
 {
 	memset(res, 0, sizeof(*res));
 	if (t->kind == TARGET_ONLINE)
-		return walk_online(t->arg, t->dirfd, visit, ctx, res);
+		return walk_online(t->arg, t->dirfd, *t->foreign, visit, ctx,
+				   res);
 	return walk_offline(t->arg, t->fs, t->ino, visit, ctx, res);
 }

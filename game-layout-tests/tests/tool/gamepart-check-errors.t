@@ -51,13 +51,6 @@ is "$rc" 2 "character device: status 2"
 grep -q "^gamepart: check: /dev/null: not a directory, a block device or an image file$" "$scratch/err"
 ok $? "character device: says what a target may be"
 
-if [ "$(stat -f -c %T /proc)" = proc ]; then
-	run check /proc
-	is "$rc" 2 "a directory on another filesystem type: status 2"
-	grep -q "^gamepart: check: /proc: not on an ext4 filesystem (it is on proc)$" "$scratch/err"
-	ok $? "a directory on proc: 'not on an ext4 filesystem'"
-fi
-
 # The host's own root device, when it is visible: mounted, so refused.
 rootdev=$(findmnt -n -o SOURCE / 2>/dev/null)
 if [ -b "$rootdev" ]; then
