@@ -236,6 +236,44 @@ char *report_escape(const char *name, size_t len, bool human)
 	return out;
 }
 
+/*
+ * NAME with every code point beyond ASCII written <U+XXXX>: two spellings
+ * that a terminal draws alike (NFC "é" and NFD "e" + U+0301) show how
+ * they differ.  Bytes that are not UTF-8 are written \xNN.
+ */
+static char *spelled(const char *name, size_t len)
+{
+	const unsigned char *s = (const unsigned char *)name;
+	char *out = xmalloc(10 * len + 1), *o = out;
+	size_t i = 0;
+	uint32_t cp;
+
+	while (i < len) {
+		size_t n = utf8_sequence(s + i, len - i, &cp);
+
+		if (!n)
+			o += sprintf(o, "\\x%02x", s[i++]);
+		else if (cp < 0x20 || cp == 0x7f)
+			o += sprintf(o, "\\x%02x", (unsigned int)cp);
+		else if (cp < 0x80)
+			*o++ = (char)cp;
+		else
+			o += sprintf(o, "<U+%04X>", (unsigned int)cp);
+		i += n ? n : 0;
+	}
+	*o = '\0';
+	return out;
+}
+
+static bool has_non_ascii(const struct collision *c)
+{
+	for (size_t j = 0; j < c->n; j++)
+		for (size_t i = 0; i < c->names[j].len; i++)
+			if ((unsigned char)c->names[j].s[i] >= 0x80)
+				return true;
+	return false;
+}
+
 static void print_quoted(FILE *out, const struct rname *n)
 {
 	char *e = report_escape(n->s, n->len, true);
@@ -263,6 +301,17 @@ int report_print_human(struct report *r, FILE *out)
 				print_quoted(out, &r->coll[c].names[j]);
 			}
 			fputc('\n', out);
+			if (!has_non_ascii(&r->coll[c]))
+				continue;
+			fputs("    spelled: ", out);
+			for (j = 0; j < r->coll[c].n; j++) {
+				char *sp = spelled(r->coll[c].names[j].s,
+						   r->coll[c].names[j].len);
+
+				fprintf(out, "%s\"%s\"", j ? ", " : "", sp);
+				free(sp);
+			}
+			fputc('\n', out);
 		}
 		for (; v < r->ninval && r->inval[v].dir == d; v++) {
 			fprintf(out, "%s: invalid UTF-8: ", dir);
@@ -280,8 +329,9 @@ int report_print_human(struct report *r, FILE *out)
 		}
 		free(dir);
 	}
-	fprintf(out, "%llu names in %llu directories: %zu collision group%s, %zu invalid UTF-8, %zu with ignorable code points\n",
-		r->scanned, r->dirs, r->ncoll, r->ncoll == 1 ? "" : "s",
+	fprintf(out, "%llu name%s in %llu director%s: %zu collision group%s, %zu invalid UTF-8, %zu with ignorable code points\n",
+		r->scanned, r->scanned == 1 ? "" : "s", r->dirs,
+		r->dirs == 1 ? "y" : "ies", r->ncoll, r->ncoll == 1 ? "" : "s",
 		r->ninval, r->nign);
 	return ferror(out) ? -1 : 0;
 }
@@ -334,14 +384,21 @@ json_object *report_json(struct report *r)
 	for (i = 0; i < r->ncoll; i++) {
 		json_object *o = jnew(json_object_new_object());
 		json_object *names = jnew(json_object_new_array());
+		json_object *spellings = jnew(json_object_new_array());
 		const char *dir = r->dir[r->coll[i].dir].path;
 
-		for (j = 0; j < r->coll[i].n; j++)
-			json_object_array_add(names,
-					      jstring(r->coll[i].names[j].s,
-						      r->coll[i].names[j].len));
+		for (j = 0; j < r->coll[i].n; j++) {
+			const struct rname *n = &r->coll[i].names[j];
+			char *sp = spelled(n->s, n->len);
+
+			json_object_array_add(names, jstring(n->s, n->len));
+			json_object_array_add(spellings,
+					      jnew(json_object_new_string(sp)));
+			free(sp);
+		}
 		json_object_object_add(o, "dir", jstring(dir, strlen(dir)));
 		json_object_object_add(o, "names", names);
+		json_object_object_add(o, "spelled", spellings);
 		json_object_array_add(coll, o);
 	}
 	json_object_object_add(root, "collisions", coll);

@@ -40,6 +40,6 @@ touch "$scratch/coll/A" "$scratch/coll/a"
 make_casefold_image "$scratch/coll.img" 32M -d "$scratch/coll"
 "$gamepart" check --json "$scratch/coll.img" >"$scratch/json"
 is $? 1 "--json keeps exit status 1 for collisions"
-is "$(jq -c '.collisions' "$scratch/json")" '[{"dir":".","names":["A","a"]}]' \
+is "$(jq -c '.collisions' "$scratch/json")" '[{"dir":".","names":["A","a"],"spelled":["A","a"]}]' \
 	"the root directory is \".\", names sorted"
 done_testing

@@ -56,4 +56,14 @@ is "$(jq '.invalid | length' "$scratch/json")" 0 "no invalid names"
 "$gamepart" check "$scratch/img" >"$scratch/out"
 grep -qF 'ignorable: ignorable U+200B: "a' "$scratch/out"
 ok $? "human form names the ignorable code point"
+
+# NFC and NFD draw alike: both forms show the code points that differ.
+is "$(jq -r '.collisions[] | select(.dir == "nfc-nfd") | .spelled | join(" ")' "$scratch/json")" \
+	"cafe<U+0301> caf<U+00E9>" "JSON: each name spelled with its code points beyond ASCII"
+is "$(jq -r '.collisions[] | select(.dir == "sigma") | .spelled | join(" ")' "$scratch/json")" \
+	"<U+03A3> <U+03C2> <U+03C3>" "JSON: the sigmas, told apart"
+grep -A1 '^nfc-nfd: ' "$scratch/out" | tail -n 1 | grep -qxF '    spelled: "cafe<U+0301>", "caf<U+00E9>"'
+ok $? "human form: an indented spelled: line under the NFC/NFD group" || diag "$(cat "$scratch/out")"
+is "$(grep -A1 '^dotless: ' "$scratch/out" | sed -n 's/^dotless: .*: //p;/spelled/p')" '"I", "i"' \
+	"an ASCII-only group (dotless/I, i) has no spelled: line"
 done_testing
