@@ -89,7 +89,6 @@ int cmd_convert(int argc, char **argv)
 		{ "json", no_argument, NULL, 'j' },
 		COMMON_LONGOPTS,
 	};
-	static char *slash[] = { "/" };
 	struct convert_options c = { 0 };
 	struct stat st;
 	int opt;
@@ -159,7 +158,8 @@ int cmd_convert(int argc, char **argv)
 		return convert_prefixes(&c);
 	if (!c.offline)
 		return convert_online(&c);
-	c.roots = optind + 1 < argc ? argv + optind + 1 : slash;
-	c.nroots = optind + 1 < argc ? (size_t)(argc - optind - 1) : 1;
+	/* No DIR: every directory at the root but lost+found (plan.c). */
+	c.roots = argv + optind + 1;
+	c.nroots = (size_t)(argc - optind - 1);
 	return convert_offline(&c);
 }

@@ -128,6 +128,12 @@ image_dirs() {
 	image_manifest "$1" | awk -F'\t' '$6 == "-" { print $1 }'
 }
 
+# convertible_dirs IMG: the directories an offline conversion without
+# DIR converts: all but the root and lost+found, which it leaves alone.
+convertible_dirs() {
+	image_dirs "$1" | grep -vx '/\|/lost+found'
+}
+
 # count_casefolded IMG DIR...: how many of the directories have +F.
 count_casefolded() {
 	image_flags "$@" | while read -r f; do

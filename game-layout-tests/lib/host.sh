@@ -41,11 +41,14 @@ require_cmd() {
 	done
 }
 
-# A scratch folder for this test, removed at exit.
+# A scratch folder for this test, removed at exit.  Undo files that an
+# offline conversion makes without --undo-file go there too, not to the
+# host's /var/lib/e2fsprogs.
 scratch=
 make_scratch() {
 	scratch=$(mktemp -d "${TMPDIR:-/tmp}/$(test_name).XXXXXX")
 	trap 'rm -rf "$scratch"' EXIT
+	export E2FSPROGS_UNDO_DIR=$scratch
 }
 
 # guest_run KERNEL [vmrun options] -- ARGS: boot KERNEL and run this test

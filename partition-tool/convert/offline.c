@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #include <et/com_err.h>
@@ -295,8 +296,18 @@ static int convert(struct offline_run *r)
 			return EXIT_TROUBLE;
 		}
 	}
+	/* The default directory is made on first use, private to root. */
+	if (!o->undo_file && mkdir(undo_default_dir(), 0700) < 0 &&
+	    errno != EEXIST) {
+		gp_warn("%s: %s (give the undo file a place with --undo-file=FILE)",
+			undo_default_dir(), strerror(errno));
+		return EXIT_TROUBLE;
+	}
 	if (undo_prepare(r->undo_file) < 0)
 		return EXIT_TROUBLE;
+	if (!o->json)
+		printf("undo file: %s: every block the conversion overwrites is saved there first\n",
+		       r->undo_file);
 	ret = offline_plan(r, TARGET_WRITE_UNDO);
 	if (ret >= 0) {
 		/* Nothing was written: the undo file holds nothing to keep. */

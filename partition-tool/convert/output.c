@@ -223,8 +223,11 @@ int plan_stops(const struct convert_result *r)
 	}
 	if (plan->groups && r->mode.policy == ON_COLLISION_FAIL) {
 		print_result(r, "stopped");
-		gp_warn("%s: %zu group%s of names collide, nothing changed (--on-collision=rename renames them, =merge merges directories)",
-			o->arg, plan->groups, plan->groups == 1 ? "" : "s");
+		gp_warn("%s: %zu group%s of names collide, nothing changed (%s)",
+			o->arg, plan->groups, plan->groups == 1 ? "" : "s",
+			o->offline ?
+			"--on-collision=rename renames them; merging directories needs the filesystem mounted" :
+			"--on-collision=merge merges directories and renames files, =rename renames both");
 		return EXIT_FINDINGS;
 	}
 	if (plan->unnamed) {

@@ -297,6 +297,30 @@ size_t plan_renames(const struct plan *plan)
 	return n;
 }
 
+/*
+ * Offline without DIR: the directories at the root of the filesystem,
+ * lost+found aside (e2fsck's, which it recreates without +F), as a
+ * NULL-terminated array of "/NAME"; NULL after a message.
+ */
+static char **top_dirs(const struct convert_options *o, const struct target *t)
+{
+	struct dir_entries d;
+	errcode_t err = dirread_offline(t->fs, EXT2_ROOT_INO, &d);
+	char **roots;
+	size_t n = 0;
+
+	if (err) {
+		gp_warn("%s: /: %s", o->arg, error_message(err));
+		return NULL;
+	}
+	roots = xcalloc(d.count + 1, sizeof(*roots));
+	for (size_t i = 0; i < d.count; i++)
+		if (d.v[i].is_dir && strcmp(d.v[i].name, "lost+found"))
+			roots[n++] = xasprintf("/%s", d.v[i].name);
+	dir_entries_free(&d);
+	return roots;
+}
+
 int plan_tree(const struct convert_options *o, enum collision_policy policy,
 	      struct target *t, struct folder *f, struct report *report,
 	      struct plan *plan)
@@ -320,17 +344,34 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 			gp_warn("%s: %s", o->arg, error_message(err));
 			return -1;
 		}
-		for (size_t i = 0; i < o->nroots; i++) {
+		char **roots = o->nroots ? NULL : top_dirs(o, t);
+		size_t nroots = o->nroots;
+		bool failed = !o->nroots && !roots;
+
+		for (; roots && roots[nroots]; nroots++)
+			;
+		for (size_t i = 0; i < nroots && !failed; i++) {
 			struct walk_result one;
 
-			p.root_path = o->roots[i];
-			if (target_find_dir(t, o->roots[i], &t->ino) < 0)
-				goto out;
+			p.root_path = roots ? roots[i] : o->roots[i];
+			failed = target_find_dir(t, p.root_path, &t->ino) < 0;
+			if (!failed && t->ino == EXT2_ROOT_INO) {
+				gp_warn("%s: %s: the root of the filesystem, which convert leaves as it is, online and offline; name the directories under it, or give no DIR for all of them but lost+found",
+					o->arg, p.root_path);
+				failed = true;
+			}
+			if (failed)
+				break;
 			walk_target(t, visit, &p, &one);
 			res.errors += one.errors;
 			res.skipped += one.skipped;
 			res.mounts += one.mounts;
 		}
+		for (size_t i = 0; roots && roots[i]; i++)
+			free(roots[i]);
+		free(roots);
+		if (failed)
+			goto out;
 	}
 	if (res.mounts)
 		gp_warn("%s: %lu other filesystem%s mounted inside the tree, nothing changed",

@@ -52,7 +52,7 @@ static int open_parent(struct workspace *ws)
 		return -1;
 	}
 	if (pst.st_dev != st.st_dev || pst.st_ino == st.st_ino) {
-		gp_warn("%s: the root of its filesystem: its entries have nowhere to go while it is emptied; convert the directories under it, or the filesystem offline",
+		gp_warn("%s: the root of its filesystem: its entries have nowhere to go while it is emptied; convert the directories under it (gamepart convert --offline with no DIR converts them all once it is unmounted)",
 			ws->arg);
 		return -1;
 	}

@@ -57,14 +57,20 @@ int undo_file_state(const char *path)
 	       UNDO_UNFINISHED;
 }
 
-char *undo_default_path(const char *target)
+const char *undo_default_dir(void)
 {
 	const char *dir = getenv("E2FSPROGS_UNDO_DIR");
+
+	return dir && *dir ? dir : UNDO_DEFAULT_DIR;
+}
+
+char *undo_default_path(const char *target)
+{
 	const char *base = strrchr(target, '/');
 
 	base = base ? base + 1 : target;
-	return xasprintf("%s/gamepart-convert-%s.e2undo",
-			 dir && *dir ? dir : ".", base);
+	return xasprintf("%s/gamepart-convert-%s.e2undo", undo_default_dir(),
+			 base);
 }
 
 char *undo_interrupted(const char *target)

@@ -21,8 +21,14 @@ enum undo_state {
    it is not an undo file). */
 int undo_file_state(const char *path);
 
+/* Where e2fsprogs' tools keep their undo files unless told otherwise. */
+#define UNDO_DEFAULT_DIR	"/var/lib/e2fsprogs"
+
+/* $E2FSPROGS_UNDO_DIR, else UNDO_DEFAULT_DIR. */
+const char *undo_default_dir(void);
+
 /* The undo file of an offline conversion of TARGET unless one is named:
-   gamepart-convert-NAME.e2undo in $E2FSPROGS_UNDO_DIR or ".". */
+   gamepart-convert-NAME.e2undo in undo_default_dir(). */
 char *undo_default_path(const char *target);
 
 /* That undo file, if an offline conversion of TARGET left it unfinished;

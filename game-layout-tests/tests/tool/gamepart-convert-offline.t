@@ -73,8 +73,9 @@ ok $? "the casefold feature is on"
 is "$(dumpe2fs_field "$img" "Character encoding")" utf8-12.1 "the encoding is utf8-12.1"
 is "$(sb_u16 "$img" 0x27e)" 2 \
 	"s_encoding_flags 0x2: no name was hashed under other rules (no-compat-fallback)"
-mapfile -t dirs < <(image_dirs "$img")
-is "$(count_casefolded "$img" "${dirs[@]}")" "${#dirs[@]}" "all ${#dirs[@]} directories are +F"
+mapfile -t dirs < <(convertible_dirs "$img")
+is "$(count_casefolded "$img" "${dirs[@]}")" "${#dirs[@]}" "all ${#dirs[@]} directories below the root are +F"
+is "$(count_casefolded "$img" / /lost+found)" 0 "the root and lost+found are left as they are, as online"
 is "$(($(inode_flags "$img" /big) & 0x1000))" $((0x1000)) "the 3,000-entry directory has a hash index"
 sed -e 's|^/Game/Data/Tex\.dds\t|/Game/Data/Tex (case conflict 1).dds\t|' \
 	-e 's|^/Game/Sub\([/\t]\)|/Game/Sub (case conflict 1)\1|' \
@@ -115,6 +116,31 @@ is "$(count_casefolded "$img" "${game[@]}")" "${#game[@]}" "all ${#game[@]} dire
 is "$(count_casefolded "$img" / /big /deep /deep/Level1 /empty)" 0 "the root and the other directories are not"
 e2fsck -fn "$img" >/dev/null 2>&1
 ok $? "e2fsck -fn is clean"
+
+# The root is refused as a DIR, as online; lost+found is converted only
+# when named.
+cp "$orig" "$img"
+rm -f "$undo"
+convert --on-collision=rename "$img" /
+is $? 2 "DIR / is refused"
+grep -qF "$img: /: the root of the filesystem, which convert leaves as it is, online and offline" "$scratch/err"
+ok $? "with the reason" || diag "$(cat "$scratch/err")"
+cmp -s "$orig" "$img" && [ ! -e "$undo" ]
+ok $? "and nothing is written"
+convert --on-collision=rename "$img" lost+found
+is "$?:$(count_casefolded "$img" /lost+found /Game)" 0:1 "lost+found named: converted, and nothing else"
+
+# Without --undo-file: in $E2FSPROGS_UNDO_DIR, named before anything is written.
+cp "$orig" "$img"
+mkdir "$scratch/undo-dir"
+E2FSPROGS_UNDO_DIR=$scratch/undo-dir "$gp" convert --offline --on-collision=rename "$img" \
+	>"$scratch/out" 2>"$scratch/err"
+is $? 0 "a conversion without --undo-file"
+is "$(head -n 1 "$scratch/out")" \
+	"undo file: $scratch/undo-dir/gamepart-convert-lib.img.e2undo: every block the conversion overwrites is saved there first" \
+	"its first line names the undo file"
+[ -s "$scratch/undo-dir/gamepart-convert-lib.img.e2undo" ] && [ -z "$(ls "$PWD" | grep e2undo)" ]
+ok $? "which is there, and not in the current directory"
 
 # JSON.
 cp "$orig" "$img"

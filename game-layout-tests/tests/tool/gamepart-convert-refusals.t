@@ -64,7 +64,7 @@ if [ "${1-}" = --guest ]; then
 	rmdir $mnt/lib/mnt
 
 	refused "the root of a filesystem" \
-		"gamepart: convert: $mnt: the root of its filesystem: its entries have nowhere to go while it is emptied; convert the directories under it, or the filesystem offline" \
+		"gamepart: convert: $mnt: the root of its filesystem: its entries have nowhere to go while it is emptied; convert the directories under it (gamepart convert --offline with no DIR converts them all once it is unmounted)" \
 		$mnt/lib $mnt
 
 	small_tree $tiny/lib

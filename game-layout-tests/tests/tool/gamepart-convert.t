@@ -26,7 +26,7 @@ if [ "${1-}" = --guest ]; then
 	"$gp" convert $lib >/tmp/out 2>/tmp/err
 	is $? 1 "collisions under the default policy: exit status 1"
 	is "$(tail -n 1 /tmp/err)" \
-		"gamepart: convert: $lib: 5 groups of names collide, nothing changed (--on-collision=rename renames them, =merge merges directories)" \
+		"gamepart: convert: $lib: 5 groups of names collide, nothing changed (--on-collision=merge merges directories and renames files, =rename renames both)" \
 		"and the message says nothing changed"
 	grep -q '^steamapps/common/Game: would collide once casefolded: "MAPS", "Maps"$' /tmp/out
 	ok $? "the report names the colliding directories"
