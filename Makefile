@@ -118,7 +118,7 @@ UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 SYSTEMDUNITDIR ?= $(PREFIX)/lib/systemd/system
 UNITS := systemd-units
 UNIT_HELPERS := config.sh gamepart-udev-match gamepart-mount gamepart-provision gamepart-report \
-	gamepart-prefixes
+	gamepart-library
 subst_paths = sed -e 's|@LIBEXECDIR@|$(LIBEXECDIR)|g' -e 's|@SYSCONFDIR@|$(SYSCONFDIR)|g' \
 	-e 's|@SBINDIR@|$(PREFIX)/sbin|g'
 
@@ -141,7 +141,7 @@ install-units:
 	chmod 644 $(DESTDIR)$(LIBEXECDIR)/config.sh
 	$(subst_paths) $(UNITS)/61-gamepart.rules.in >$(DESTDIR)$(UDEVRULESDIR)/61-gamepart.rules
 	for u in gamepart-mount@.service gamepart-provision@.service gamepart-report.service \
-		gamepart-prefixes@.service; do \
+		gamepart-library@.service; do \
 		$(subst_paths) $(UNITS)/$$u.in >$(DESTDIR)$(SYSTEMDUNITDIR)/$$u || exit 1; \
 	done
 	install -m 644 $(UNITS)/gamepart-report.timer $(DESTDIR)$(SYSTEMDUNITDIR)/

@@ -23,7 +23,8 @@
 #include "convert/convert.h"
 #include "lib/layout.h"
 #include "lib/options.h"
-#include "lib/prefixes.h"
+#include "lib/advice.h"
+#include "lib/library.h"
 #include "lib/target.h"
 #include "lib/undo.h"
 #include "lib/util.h"
@@ -86,158 +87,172 @@ static void print_fs(const struct target *t, const struct fs_info *fi,
 }
 
 /*
- * The Proton prefixes that are not +F, or whose conversion was
- * interrupted; how many, in *PENDING: those that convert --prefixes
- * would work on.
+ * The game folders or Proton prefixes (WHAT, found below PATTERN) that are
+ * not +F, or whose conversion was interrupted, each added to TD unless
+ * interrupted; how many were interrupted goes to *INTERRUPTED.  LIST
+ * false prints the count alone.
  */
-static size_t print_prefixes(const struct target *t, const struct prefixes *px,
-			     size_t *pending)
+static void print_below(const struct target *t, const struct below_dirs *b,
+			const char *what, const char *pattern, bool list,
+			enum todo_kind kind, struct todo *td,
+			size_t *interrupted)
 {
 	size_t i, plain = 0, width = 0;
 
-	if (!px->count)
-		return 0;
-	for (i = 0; i < px->count; i++) {
-		plain += px->v[i].state == DIR_PLAIN;
-		if (strlen(px->v[i].path) > width)
-			width = strlen(px->v[i].path);
+	if (!b->count)
+		return;
+	for (i = 0; i < b->count; i++) {
+		plain += b->v[i].state == DIR_PLAIN;
+		if (strlen(b->v[i].path) > width)
+			width = strlen(b->v[i].path);
 	}
-	printf("proton prefixes (%s/*/%s): %zu, %zu casefolded\n",
-	       PREFIXES_DIR, PREFIX_DRIVE_C, px->count, px->count - plain);
-	for (i = 0; i < px->count; i++) {
-		const struct prefix *p = &px->v[i];
+	printf("%s (%s): %zu, %zu casefolded\n", what, pattern, b->count,
+	       b->count - plain);
+	for (i = 0; i < b->count; i++) {
+		const struct below_dir *p = &b->v[i];
 
 		if (t->kind == TARGET_ONLINE &&
 		    convert_interrupted_at(t->dirfd, p->path)) {
 			printf("  %-*s  a conversion was interrupted\n",
 			       (int)width, p->path);
-			*pending += 1;
-		} else if (p->state == DIR_PLAIN) {
+			*interrupted += 1;
+			continue;
+		}
+		if (p->state != DIR_PLAIN)
+			continue;
+		todo_add(td, p->path, p->empty, kind);
+		if (list)
 			printf("  %-*s  not casefolded (%s)\n", (int)width,
 			       p->path, p->empty ? "empty" : "holds files");
-			*pending += 1;
-		}
 	}
 	printf("\n");
-	return plain;
+}
+
+/* The layout's directories: listed, and those not +F added to TD. */
+static int print_layout(const struct target *t, const struct layout *l,
+			enum dir_state *states, struct todo *td)
+{
+	static const char *const what[] = {
+		[DIR_MISSING] = "missing",
+		[DIR_NOT_DIR] = "not a directory",
+		[DIR_PLAIN] = "not casefolded",
+		[DIR_CASEFOLD] = "casefolded (+F)",
+		[DIR_ERROR] = "unreadable",
+	};
+	size_t i, width = 0;
+	int rc = EXIT_NOTHING_FOUND;
+
+	for (i = 0; i < l->count; i++) {
+		bool empty = false;
+
+		if (strlen(l->dirs[i].path) > width)
+			width = strlen(l->dirs[i].path);
+		states[i] = target_dir_state(t, l->dirs[i].path, &empty);
+		if (states[i] == DIR_ERROR)
+			rc = EXIT_TROUBLE;
+		if (states[i] == DIR_PLAIN && l->dirs[i].casefold)
+			todo_add(td, l->dirs[i].path, empty, TODO_LAYOUT);
+	}
+	printf("\nlibrary directories:\n");
+	for (i = 0; i < l->count; i++)
+		printf("  %-*s  %s\n", (int)width, l->dirs[i].path,
+		       what[states[i]]);
+	printf("\n");
+	return rc;
+}
+
+/* Layout directories that are missing or not directories: what to do. */
+static void advise_missing(const struct layout *l, const enum dir_state *states)
+{
+	for (size_t i = 0; i < l->count; i++) {
+		const char *p = l->dirs[i].path;
+		const char *slash = strrchr(p, '/');
+		bool parent_missing = false;
+
+		for (size_t j = 0; slash && j < i; j++)
+			if (strlen(l->dirs[j].path) == (size_t)(slash - p) &&
+			    !strncmp(l->dirs[j].path, p, (size_t)(slash - p)))
+				parent_missing = states[j] == DIR_MISSING;
+		if (states[i] == DIR_MISSING && !parent_missing)
+			printf("%s is missing: create it in a casefolded parent, or mkdir it and run gamepart casefold on it\n",
+			       p);
+		else if (states[i] == DIR_NOT_DIR)
+			printf("%s is not a directory: move it away and create the directory\n",
+			       p);
+	}
 }
 
 /*
- * What to run for the PENDING prefixes (PLAIN of them not +F, the others
- * interrupted): one command.
+ * An interrupted conversion comes first: its journal says what it was
+ * doing.  True when one was found and the way to finish it printed.
  */
-static void advise_prefixes(const struct target *t, const struct prefixes *px,
-			    size_t plain, size_t pending, const char *shown)
+static bool advise_interrupted(const struct target *t, const struct layout *l,
+			       size_t interrupted_prefixes, const char *shown)
 {
-	if (!pending)
-		return;
-	if (pending == plain)
-		printf("%zu Proton prefix%s not casefolded: ", plain,
-		       plain == 1 ? " is" : "es are");
-	else
-		printf("%zu Proton prefix%s not casefolded or interrupted: ",
-		       pending, pending == 1 ? " is" : "es are");
-	if (t->kind == TARGET_ONLINE) {
-		printf("gamepart convert --prefixes %s\n", shown);
-		return;
+	if (t->kind == TARGET_OFFLINE) {
+		char *undo = undo_interrupted(t->arg);
+
+		if (undo)
+			printf("an offline conversion was interrupted (undo file %s)\nnext: gamepart convert --offline --resume %s\n",
+			       undo, t->arg);
+		free(undo);
+		return undo != NULL;
 	}
-	printf("gamepart convert --offline %s", t->arg);
-	for (size_t i = 0; i < px->count; i++)
-		if (px->v[i].state == DIR_PLAIN)
-			printf(" %s", px->v[i].path);
-	printf("\n");
+	for (size_t i = 0; i < l->count; i++) {
+		const char *p = l->dirs[i].path;
+
+		if (!convert_interrupted_at(t->dirfd, p))
+			continue;
+		printf("%s: a conversion was interrupted\nnext: gamepart convert --resume ", p);
+		if (strcmp(shown, "."))
+			printf("%s/", shown);
+		printf("%s\n", p);
+		return true;
+	}
+	if (interrupted_prefixes) {
+		printf("%zu Proton prefix conversion%s interrupted\nnext: gamepart convert --prefixes %s\n",
+		       interrupted_prefixes,
+		       interrupted_prefixes == 1 ? " was" : "s were", shown);
+		return true;
+	}
+	return false;
 }
 
 static int status(const struct target *t, const struct fs_info *fi)
 {
-	struct prefixes px;
-	size_t plain, pending = 0;
+	struct below_dirs games, px;
+	struct todo td = { 0 };
 	struct layout l;
 	enum dir_state *states;
-	bool *empties;
-	size_t i, width = 0;
-	int rc = EXIT_NOTHING_FOUND;
-	const char *prefix = t->kind == TARGET_ONLINE && strcmp(t->arg, ".") ? t->arg : NULL;
-	bool advised = false;
+	size_t interrupted = 0;
+	char *shown = xstrdup(t->kind == TARGET_ONLINE ? t->arg : ".");
+	size_t n = strlen(shown);
+	int rc;
 
+	while (n > 1 && shown[n - 1] == '/')
+		shown[--n] = '\0';
 	layout_default(&l);
 	states = xcalloc(l.count, sizeof(*states));
-	empties = xcalloc(l.count, sizeof(*empties));
-	for (i = 0; i < l.count; i++) {
-		if (strlen(l.dirs[i].path) > width)
-			width = strlen(l.dirs[i].path);
-		states[i] = target_dir_state(t, l.dirs[i].path, &empties[i]);
-		if (states[i] == DIR_ERROR)
-			rc = EXIT_TROUBLE;
-	}
-	printf("\nlibrary directories:\n");
-	for (i = 0; i < l.count; i++) {
-		static const char *const what[] = {
-			[DIR_MISSING] = "missing",
-			[DIR_NOT_DIR] = "not a directory",
-			[DIR_PLAIN] = "not casefolded",
-			[DIR_CASEFOLD] = "casefolded (+F)",
-			[DIR_ERROR] = "unreadable",
-		};
-		printf("  %-*s  %s\n", (int)width, l.dirs[i].path, what[states[i]]);
-	}
-	printf("\n");
+	rc = print_layout(t, &l, states, &td);
+	if (games_find(t, &games) < 0)
+		rc = EXIT_TROUBLE;
+	/* In a common/ that is not +F, every game is: only count them. */
+	print_below(t, &games, "game folders", GAMES_DIR "/*",
+		    target_dir_state(t, GAMES_DIR, &(bool){ false }) == DIR_CASEFOLD,
+		    TODO_GAME, &td, &interrupted);
 	if (prefixes_find(t, &px) < 0)
 		rc = EXIT_TROUBLE;
-	plain = print_prefixes(t, &px, &pending);
-	if (t->kind == TARGET_OFFLINE) {
-		char *undo = undo_interrupted(t->arg);
-
-		if (undo) {
-			printf("an offline conversion was interrupted (undo file %s): gamepart convert --offline --resume %s\n",
-			       undo, t->arg);
-			advised = true;
-		}
-		free(undo);
-	}
-	if (!advised && fi->known && !fi->casefold_feature) {
-		printf("the filesystem has no casefold feature: unmount it and run tune2fs -O casefold on its device\n");
-		advised = true;
-	}
-	for (i = 0; i < l.count && !advised; i++) {
-		const char *p = l.dirs[i].path;
-		char *shown = prefix ? xasprintf("%s/%s", prefix, p) : xstrdup(p);
-
-		if (t->kind == TARGET_ONLINE && convert_interrupted_at(t->dirfd, p)) {
-			printf("%s: a conversion was interrupted: gamepart convert --resume %s\n",
-			       p, shown);
-		} else if (states[i] == DIR_PLAIN && l.dirs[i].casefold) {
-			if (t->kind == TARGET_OFFLINE)
-				printf("%s is not casefolded: gamepart convert --offline %s %s\n",
-				       p, t->arg, p);
-			else if (empties[i])
-				printf("%s is not casefolded: gamepart casefold %s\n",
-				       p, shown);
-			else
-				printf("%s is not casefolded: gamepart convert %s\n",
-				       p, shown);
-		} else if (states[i] == DIR_MISSING) {
-			const char *slash = strrchr(p, '/');
-			size_t j;
-			bool parent_missing = false;
-
-			for (j = 0; slash && j < i; j++)
-				if (strlen(l.dirs[j].path) == (size_t)(slash - p) &&
-				    !strncmp(l.dirs[j].path, p, (size_t)(slash - p)))
-					parent_missing = states[j] == DIR_MISSING;
-			if (!parent_missing)
-				printf("%s is missing: create it in a casefolded parent, or mkdir it and run gamepart casefold on it\n",
-				       p);
-		} else if (states[i] == DIR_NOT_DIR) {
-			printf("%s is not a directory: move it away and create the directory\n",
-			       p);
-		}
-		free(shown);
-	}
-	advise_prefixes(t, &px, plain, pending, prefix ? prefix : ".");
-	prefixes_free(&px);
+	print_below(t, &px, "proton prefixes", PREFIXES_DIR "/*/" PREFIX_DRIVE_C,
+		    true, TODO_PREFIX, &td, &interrupted);
+	if (!advise_interrupted(t, &l, interrupted, shown) &&
+	    todo_advise(stdout, t, fi, shown, &td) < 0)
+		rc = EXIT_TROUBLE;
+	advise_missing(&l, states);
+	todo_free(&td);
+	below_dirs_free(&games);
+	below_dirs_free(&px);
 	free(states);
-	free(empties);
+	free(shown);
 	layout_free(&l);
 	return rc;
 }

@@ -1,14 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * convert --prefixes: every Proton prefix of a mounted Steam library that
- * is not casefolded (lib/prefixes.h) converted in turn, each as
+ * is not casefolded (lib/library.h) converted in turn, each as
  * "gamepart convert PREFIX" would, and an interrupted one resumed.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "convert.h"
-#include "lib/prefixes.h"
+#include "lib/library.h"
 #include "lib/target.h"
 #include "lib/util.h"
 
@@ -21,7 +21,7 @@ static int worse(int a, int b)
 int convert_prefixes(const struct convert_options *o)
 {
 	struct target t;
-	struct prefixes px;
+	struct below_dirs px;
 	size_t done = 0;
 	int ret = EXIT_NOTHING_FOUND;
 
@@ -32,7 +32,7 @@ int convert_prefixes(const struct convert_options *o)
 		return EXIT_TROUBLE;
 	}
 	for (size_t i = 0; i < px.count; i++) {
-		const struct prefix *p = &px.v[i];
+		const struct below_dir *p = &px.v[i];
 		bool interrupted = convert_interrupted_at(t.dirfd, p->path);
 		struct convert_options one = *o;
 		char *path;
@@ -62,7 +62,7 @@ int convert_prefixes(const struct convert_options *o)
 	else if (!done)
 		printf("%s: every Proton prefix is casefolded (%zu)\n", o->arg,
 		       px.count);
-	prefixes_free(&px);
+	below_dirs_free(&px);
 	target_close(&t);
 	return ret;
 }

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Finding a Steam library's Proton prefixes (see prefixes.h).
+ * Finding a Steam library's game folders and Proton prefixes (see
+ * library.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,17 +12,18 @@
 #include <et/com_err.h>
 
 #include "dirread.h"
-#include "prefixes.h"
+#include "library.h"
 #include "util.h"
 
-/* The entries of PREFIXES_DIR; 1 if there is none, -1 after a message. */
-static int list_compatdata(const struct target *t, struct dir_entries *d)
+/* The entries of PARENT; 1 if there is none, -1 after a message. */
+static int list_parent(const struct target *t, const char *parent,
+		       struct dir_entries *d)
 {
 	errcode_t err;
 	ext2_ino_t ino;
 
 	if (t->kind == TARGET_ONLINE) {
-		int fd = openat(t->dirfd, PREFIXES_DIR, O_RDONLY | O_DIRECTORY |
+		int fd = openat(t->dirfd, parent, O_RDONLY | O_DIRECTORY |
 				O_NOFOLLOW | O_CLOEXEC);
 		int ret;
 
@@ -29,13 +31,12 @@ static int list_compatdata(const struct target *t, struct dir_entries *d)
 			return 1;
 		ret = fd < 0 ? -1 : dirread_online(fd, true, d);
 		if (ret < 0)
-			gp_warn("%s/%s: %s", t->arg, PREFIXES_DIR,
-				strerror(errno));
+			gp_warn("%s/%s: %s", t->arg, parent, strerror(errno));
 		if (fd >= 0)
 			close(fd);
 		return ret;
 	}
-	err = ext2fs_namei(t->fs, EXT2_ROOT_INO, t->ino, PREFIXES_DIR, &ino);
+	err = ext2fs_namei(t->fs, EXT2_ROOT_INO, t->ino, parent, &ino);
 	if (err == EXT2_ET_FILE_NOT_FOUND)
 		return 1;
 	if (!err && ext2fs_check_directory(t->fs, ino))
@@ -43,34 +44,36 @@ static int list_compatdata(const struct target *t, struct dir_entries *d)
 	if (!err)
 		err = dirread_offline(t->fs, ino, d);
 	if (err) {
-		gp_warn("%s: %s: %s", t->arg, PREFIXES_DIR, error_message(err));
+		gp_warn("%s: %s: %s", t->arg, parent, error_message(err));
 		return -1;
 	}
 	return 0;
 }
 
-static int by_appid(const void *a, const void *b)
+static int by_name(const void *a, const void *b)
 {
-	return strverscmp(((const struct prefix *)a)->path,
-			  ((const struct prefix *)b)->path);
+	return strverscmp(((const struct below_dir *)a)->path,
+			  ((const struct below_dir *)b)->path);
 }
 
-int prefixes_find(const struct target *t, struct prefixes *out)
+/* PARENT/X/SUFFIX (PARENT/X without SUFFIX) for each directory X. */
+static int find_below(const struct target *t, const char *parent,
+		      const char *suffix, struct below_dirs *out)
 {
 	struct dir_entries d;
-	int ret = list_compatdata(t, &d);
+	int ret = list_parent(t, parent, &d);
 
 	memset(out, 0, sizeof(*out));
 	if (ret)
 		return ret > 0 ? 0 : -1;
 	out->v = xcalloc(d.count ? d.count : 1, sizeof(*out->v));
 	for (size_t i = 0; i < d.count; i++) {
-		struct prefix *p = &out->v[out->count];
+		struct below_dir *p = &out->v[out->count];
 
 		if (!d.v[i].is_dir)
 			continue;
-		p->path = xasprintf(PREFIXES_DIR "/%s/" PREFIX_DRIVE_C,
-				    d.v[i].name);
+		p->path = xasprintf("%s/%s%s%s", parent, d.v[i].name,
+				    suffix ? "/" : "", suffix ? suffix : "");
 		p->state = target_dir_state(t, p->path, &p->empty);
 		if (p->state == DIR_ERROR)
 			ret = -1;
@@ -80,11 +83,21 @@ int prefixes_find(const struct target *t, struct prefixes *out)
 			free(p->path);
 	}
 	dir_entries_free(&d);
-	qsort(out->v, out->count, sizeof(*out->v), by_appid);
+	qsort(out->v, out->count, sizeof(*out->v), by_name);
 	return ret;
 }
 
-void prefixes_free(struct prefixes *p)
+int prefixes_find(const struct target *t, struct below_dirs *out)
+{
+	return find_below(t, PREFIXES_DIR, PREFIX_DRIVE_C, out);
+}
+
+int games_find(const struct target *t, struct below_dirs *out)
+{
+	return find_below(t, GAMES_DIR, NULL, out);
+}
+
+void below_dirs_free(struct below_dirs *p)
 {
 	for (size_t i = 0; i < p->count; i++)
 		free(p->v[i].path);

@@ -102,15 +102,16 @@ default_owner() {
 	echo "$uid:$gid $who"
 }
 
-# report_prefixes TARGET: say, for the journal at notice priority, how
-# many Proton prefixes of the library at TARGET are not casefolded and
-# the one command that converts them (gamepart status gives both); only
-# say it: nothing is converted unasked.  Silent when there are none, or
-# when status cannot read TARGET.
-report_prefixes() {
+# report_library TARGET: log, at notice priority, what gamepart status
+# says is not casefolded in the library at TARGET (library directories,
+# game folders, Proton prefixes), the names that would collide once it is,
+# and the one command that converts it all; only say it: nothing is
+# converted unasked.  Silent when all is casefolded, or when status cannot
+# read TARGET.
+report_library() {
 	"$gamepart" status "$1" 2>/dev/null | while IFS= read -r line; do
 		case $line in
-		[0-9]*" Proton prefix"*" not casefolded"*": gamepart convert "*)
+		"not casefolded: "* | "names that would collide once casefolded: "* | "next: "*)
 			echo "<5>gamepart: $1: $line" ;;
 		esac
 	done

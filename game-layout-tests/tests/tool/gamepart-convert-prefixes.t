@@ -6,8 +6,9 @@
 # formats them), two prefixes whose drive_c Steam Cloud filled with saves
 # before Proton ran, one empty drive_c, one that Proton made +F, and a
 # compatdata entry without a prefix.  gamepart status lists the three that
-# are not +F and gives one command for them all; a dry run of it changes
-# nothing; the command converts the three and nothing else, every
+# are not +F and gives one command for them all (the library's, as its
+# directories are not +F either); a dry run of convert --prefixes changes
+# nothing; it converts the three and nothing else, every
 # directory of each is then +F and holds what it held, status has nothing
 # left to advise, and a save opens by a wrong-case path, natively and
 # under Wine (layout-client.exe) when the Wine prefix is built.
@@ -51,9 +52,11 @@ if [ "${1-}" = --guest ]; then
 	diff /tmp/listed.expected /tmp/listed >/tmp/diff
 	ok $? "it lists each prefix that is not +F, by APPID, and only those" ||
 		diag "$(cat /tmp/diff)"
-	advice="3 Proton prefixes are not casefolded: gamepart convert --prefixes $lib"
-	grep -qxF "$advice" /tmp/status
-	ok $? "and gives one command for them all" || diag "$(cat /tmp/status)"
+	grep -qxF "not casefolded: steamapps, steamapps/compatdata, 3 Proton prefixes" /tmp/status
+	ok $? "its summary counts them beside the library directories" || diag "$(cat /tmp/status)"
+	grep -qxF "next: gamepart convert $lib/steamapps" /tmp/status
+	ok $? "and gives one command for them all: the library, which holds them" ||
+		diag "$(cat /tmp/status)"
 
 	"$gp" convert --prefixes --dry-run $lib >/tmp/out 2>/tmp/err
 	is $? 0 "a dry run of it exits 0" || diag "$(cat /tmp/err)"

@@ -50,17 +50,22 @@ grep -Eq '^  steamapps/common +not casefolded$' "$scratch/out"
 ok $? "steamapps/common reported not casefolded"
 grep -Eq '^  steamapps/temp +missing$' "$scratch/out"
 ok $? "steamapps/temp reported missing"
-grep -qx "steamapps/common is not casefolded: gamepart convert --offline $steamos steamapps/common" "$scratch/out"
-ok $? "advice line for steamapps/common"
-is "$(grep -c 'is not casefolded: gamepart convert' "$scratch/out")" 4 "one advice line per directory that is not casefolded"
+grep -qxF "not casefolded: steamapps, steamapps/common, steamapps/compatdata, steamapps/shadercache" "$scratch/out"
+ok $? "one line names what is not casefolded" || diag "$(cat "$scratch/out")"
+grep -qxF "next: gamepart convert --offline $steamos steamapps" "$scratch/out"
+ok $? "one command converts it all: the top-most directory, no policy where nothing collides"
+is "$(grep -c '^next:' "$scratch/out"):$(grep -c 'gamepart convert' "$scratch/out")" 1:1 "and only one"
 
 # Proton prefixes there: one Steam Cloud filled, one empty, and an
-# entry without a prefix.
+# entry without a prefix; a game folder with colliding names.
 {
 	for p in 1245620 1245620/pfx 1245620/pfx/drive_c 1245620/pfx/drive_c/users 2000 2000/pfx 2000/pfx/drive_c 4000; do
 		echo "mkdir steamapps/compatdata/$p"
 	done
 	echo "write /dev/null steamapps/compatdata/1245620/pfx/drive_c/users/ER0000.sl2"
+	echo "mkdir steamapps/common/Game"
+	echo "write /dev/null steamapps/common/Game/ReadMe.txt"
+	echo "write /dev/null steamapps/common/Game/README.TXT"
 } | debugfs -w -f - "$steamos" >/dev/null 2>&1
 "$gp" status "$steamos" >"$scratch/out" 2>"$scratch/err"
 is $? 0 "with Proton prefixes, status exits 0"
@@ -69,16 +74,24 @@ ok $? "it counts the prefixes" || diag "$(cat "$scratch/out")"
 grep -Eq '^  steamapps/compatdata/1245620/pfx/drive_c +not casefolded \(holds files\)$' "$scratch/out" &&
 	grep -Eq '^  steamapps/compatdata/2000/pfx/drive_c +not casefolded \(empty\)$' "$scratch/out"
 ok $? "it lists each, with whether it holds files"
-advice="2 Proton prefixes are not casefolded: gamepart convert --offline $steamos steamapps/compatdata/2000/pfx/drive_c steamapps/compatdata/1245620/pfx/drive_c"
-grep -qxF "$advice" "$scratch/out"
-ok $? "one advice line converts them all, offline" || diag "$(grep Proton "$scratch/out")"
+grep -qxF "game folders (steamapps/common/*): 1, 0 casefolded" "$scratch/out" &&
+	! grep -q '^  steamapps/common/Game ' "$scratch/out"
+ok $? "it counts the game folders, not listed while common/ itself is not casefolded"
+grep -qxF "not casefolded: steamapps, steamapps/common, steamapps/compatdata, steamapps/shadercache, 1 game folder, 2 Proton prefixes" "$scratch/out"
+ok $? "the summary counts them" || diag "$(grep 'not casefolded:' "$scratch/out")"
+grep -qxF "names that would collide once casefolded: 1 group; gamepart check $steamos lists them, and rename renames them (merge, which joins colliding directories, needs the filesystem mounted)" "$scratch/out"
+ok $? "the collisions are told before the command" || diag "$(cat "$scratch/out")"
+next="next: gamepart convert --offline --on-collision=rename $steamos steamapps"
+grep -qxF "$next" "$scratch/out"
+ok $? "one command, with the policy the names need, offline" || diag "$(grep next: "$scratch/out")"
 LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan \
-	E2FSPROGS_UNDO_DIR=$scratch "$gp" ${advice#*: gamepart } >/dev/null 2>"$scratch/err"
+	E2FSPROGS_UNDO_DIR=$scratch "$gp" ${next#next: gamepart } >/dev/null 2>"$scratch/err"
 is $? 0 "the advised command runs" || diag "$(cat "$scratch/err")"
 "$gp" status "$steamos" >"$scratch/out"
 grep -qxF "proton prefixes (steamapps/compatdata/*/pfx/drive_c): 2, 2 casefolded" "$scratch/out" &&
-	! grep -q 'Proton prefix' "$scratch/out"
-ok $? "then both are casefolded, and nothing is advised for them"
+	grep -qxF "game folders (steamapps/common/*): 1, 1 casefolded" "$scratch/out" &&
+	! grep -q 'not casefolded\|next:' "$scratch/out"
+ok $? "then everything is casefolded, and nothing is advised" || diag "$(cat "$scratch/out")"
 
 plain=$scratch/plain.img
 truncate -s 32M "$plain"
@@ -86,8 +99,12 @@ mke2fs -q -t ext4 "$plain"
 "$gp" status "$plain" >"$scratch/out" 2>"$scratch/err"
 is $? 0 "status of an ext4 image without casefold exits 0"
 is "$(field casefold)" "feature off" "casefold feature off"
-grep -q '^the filesystem has no casefold feature: .*tune2fs -O casefold' "$scratch/out"
-ok $? "advice: add the feature with tune2fs"
+grep -qxF "the filesystem has no casefold feature: gamepart convert --offline $plain DIR turns it on and casefolds DIR" "$scratch/out"
+ok $? "advice: convert --offline turns the feature on" || diag "$(cat "$scratch/out")"
+debugfs -w -R "mkdir steamapps" "$plain" 2>/dev/null
+"$gp" status "$plain" >"$scratch/out" 2>"$scratch/err"
+grep -qxF "next: gamepart convert --offline $plain steamapps  (it turns the casefold feature on)" "$scratch/out"
+ok $? "with a library: the one command, which turns the feature on" || diag "$(cat "$scratch/out")"
 
 truncate -s 32M "$scratch/zero.img"
 "$gp" status "$scratch/zero.img" >/dev/null 2>"$scratch/err"

@@ -14,8 +14,9 @@
 #   vde  ext4 labelled gamedata that e2fsck -p cannot repair: not
 #        mounted, its mount service failed, the reason in the journal
 # vdb also holds a Proton prefix that Steam Cloud filled before Proton
-# ran (not +F): its mount service and the report log it with the command
-# that converts it, and it is left as it is.  Then the weekly report, run
+# ran (not +F), in a library whose directories are not +F either: its
+# mount service and the report log them with the one command that
+# converts them, and they are left as they are.  Then the weekly report, run
 # once, logs vdb's colliding names.  Last, a
 # card is inserted while the system runs (QEMU's monitor), provisioned and
 # mounted, a file on it is held open, and it is pulled: its units stop,
@@ -121,14 +122,17 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the report logs vdb's collisions at warning priority" || diag "$(cat /tmp/report)"
 	[ -n "$new" ] && ! grep -q "$new" /tmp/report
 	ok $? "and nothing about the fresh vda1, which has none"
-	advice="$lib: 1 Proton prefix is not casefolded: gamepart convert --prefixes $lib"
-	journalctl -b -o cat -p notice -u gamepart-report.service | grep -qxF "gamepart: $advice"
-	ok $? "the report logs vdb's unconverted Proton prefix, and the command" ||
+	notices=$(journalctl -b -o cat -p notice -u gamepart-report.service)
+	grep -qxF "gamepart: $lib: not casefolded: steamapps, steamapps/compatdata, 1 Proton prefix" <<<"$notices" &&
+		grep -qxF "gamepart: $lib: next: gamepart convert $lib/steamapps" <<<"$notices"
+	ok $? "the report logs vdb's unconverted library and prefix, and the one command" ||
 		diag "$(journalctl -b -o cat -u gamepart-report.service | tail -n 5)"
-	prefixes_unit="gamepart-prefixes@$(systemd-escape --path "$lib").service"
-	journalctl -b -o cat -p notice -u "$prefixes_unit" | grep -qxF "gamepart: $advice"
-	ok $? "so does the report the mount starts ($prefixes_unit)" ||
-		diag "$(journalctl -b -o cat -u "$prefixes_unit" -u "gamepart-mount@$(devno vdb).service" | tail -n 8)"
+	! grep -q "gamepart convert[^:]* $lib\$" <<<"$notices"
+	ok $? "it never advises converting the mount root"
+	library_unit="gamepart-library@$(systemd-escape --path "$lib").service"
+	journalctl -b -o cat -p notice -u "$library_unit" | grep -qxF "gamepart: $lib: next: gamepart convert $lib/steamapps"
+	ok $? "so does the report the mount starts ($library_unit)" ||
+		diag "$(journalctl -b -o cat -u "$library_unit" -u "gamepart-mount@$(devno vdb).service" | tail -n 8)"
 	! has_f "$lib/steamapps/compatdata/1245620/pfx/drive_c"
 	ok $? "and the prefix is left as it is"
 

@@ -27,9 +27,9 @@ helpers=$prefix/lib/gamepart
 for u in gamepart-mount@ gamepart-provision@; do
 	cp "$unitdir/$u.service" "$unitdir/${u}8-1.service"
 done
-cp "$unitdir/gamepart-prefixes@.service" "$unitdir/gamepart-prefixes@run-media-gamedata.service"
+cp "$unitdir/gamepart-library@.service" "$unitdir/gamepart-library@run-media-gamedata.service"
 for u in gamepart-mount@8-1.service gamepart-provision@8-1.service \
-	gamepart-prefixes@run-media-gamedata.service \
+	gamepart-library@run-media-gamedata.service \
 	gamepart-report.service gamepart-report.timer; do
 	out=$(cd "$unitdir" && MANPATH=$prefix/share/man: systemd-analyze verify "./$u" 2>&1)
 	is "$?:$out" "0:" "systemd-analyze verify $u: no complaint"
