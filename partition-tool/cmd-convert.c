@@ -18,10 +18,10 @@ static void usage(FILE *out)
 {
 	fputs("Usage: gamepart convert [--dry-run] [--on-collision=fail|rename|merge]\n"
 	      "                        [--directories=keep|replace] [--resume]\n"
-	      "                        [--json] PATH\n"
+	      "                        [--force] [--json] PATH\n"
 	      "       gamepart convert --prefixes [--dry-run]\n"
 	      "                        [--on-collision=fail|rename|merge]\n"
-	      "                        [--directories=keep|replace] LIBRARY\n"
+	      "                        [--directories=keep|replace] [--force] LIBRARY\n"
 	      "       gamepart convert --offline [--undo-file=FILE] [--dry-run]\n"
 	      "                        [--on-collision=fail|rename] [--resume] [--json]\n"
 	      "                        TARGET [DIR...]\n"
@@ -38,7 +38,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "With --offline, TARGET is an unmounted device or image: the casefold\n"
 	      "feature is turned on if it is off, and every directory under each DIR\n"
-	      "(a path inside the filesystem, / if none) is made case-insensitive\n"
+	      "(a path inside the filesystem; if none, each directory at its root\n"
+	      "but lost+found) is made case-insensitive\n"
 	      "and its hash index rebuilt, every write saved first to an undo file\n"
 	      "that e2undo replays.\n"
 	      "\n"
@@ -60,10 +61,12 @@ static void usage(FILE *out)
 	      "                         (offline: roll it back with e2undo, then\n"
 	      "                         convert again)\n"
 	      "      --prefixes         convert the Proton prefixes of LIBRARY\n"
+	      "      --force            convert even while processes (Steam, a game)\n"
+	      "                         hold files under PATH\n"
 	      "      --offline          convert an unmounted TARGET through libext2fs\n"
 	      "      --undo-file=FILE   offline: the undo file (default\n"
 	      "                         gamepart-convert-NAME.e2undo in\n"
-	      "                         $E2FSPROGS_UNDO_DIR or the current directory)\n"
+	      "                         $E2FSPROGS_UNDO_DIR or /var/lib/e2fsprogs)\n"
 	      "  -j, --json             print the report as JSON\n"
 	      "  -h, --help             show this help and exit\n"
 	      "  -V, --version          show the version and exit\n"
@@ -77,7 +80,7 @@ static void usage(FILE *out)
 int cmd_convert(int argc, char **argv)
 {
 	enum { OPT_ON_COLLISION = 256, OPT_RESUME, OPT_OFFLINE, OPT_UNDO_FILE,
-	       OPT_DIRECTORIES, OPT_PREFIXES };
+	       OPT_DIRECTORIES, OPT_PREFIXES, OPT_FORCE };
 	static const struct option longopts[] = {
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "on-collision", required_argument, NULL, OPT_ON_COLLISION },
@@ -87,6 +90,7 @@ int cmd_convert(int argc, char **argv)
 		{ "prefixes", no_argument, NULL, OPT_PREFIXES },
 		{ "undo-file", required_argument, NULL, OPT_UNDO_FILE },
 		{ "json", no_argument, NULL, 'j' },
+		{ "force", no_argument, NULL, OPT_FORCE },
 		COMMON_LONGOPTS,
 	};
 	struct convert_options c = { 0 };
@@ -126,6 +130,9 @@ int cmd_convert(int argc, char **argv)
 		case 'j':
 			c.json = true;
 			break;
+		case OPT_FORCE:
+			c.force = true;
+			break;
 		default:
 			return common_option(opt, argv, usage);
 		}
@@ -149,6 +156,8 @@ int cmd_convert(int argc, char **argv)
 		return usage_error("--on-collision=merge goes with a mounted PATH: merging directories needs the kernel's moves");
 	if (c.undo_file && !c.offline)
 		return usage_error("--undo-file goes with --offline");
+	if (c.force && c.offline)
+		return usage_error("--force goes with a mounted PATH: an unmounted TARGET is used by nobody");
 	if (!c.offline && stat(c.arg, &st) == 0 && !S_ISDIR(st.st_mode)) {
 		gp_warn("%s: not a directory (an unmounted device or image is converted with --offline)",
 			c.arg);

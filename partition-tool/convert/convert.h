@@ -28,6 +28,7 @@ struct convert_options {
 	bool replace, replace_given;	/* --directories=replace */
 	bool offline;
 	bool prefixes;			/* PATH is a library: its prefixes */
+	bool force;			/* even while processes hold files */
 	/*
 	 * Online, if set: PATH is SUBDIR of the directory LIBRARY, opened
 	 * beneath it through no symbolic link (ARG names it in messages).

@@ -28,6 +28,7 @@
 #include "directory.h"
 #include "lib/crash.h"
 #include "lib/fold.h"
+#include "lib/holders.h"
 #include "lib/report.h"
 #include "lib/target.h"
 #include "lib/util.h"
@@ -70,7 +71,7 @@ static int refuse_unconvertible(const struct online_run *r)
 		return -1;
 	}
 	if (!fs->casefold_feature) {
-		gp_warn("%s: the filesystem has no casefold feature; unmount it, then: tune2fs -O casefold %s",
+		gp_warn("%s: the filesystem has no casefold feature; unmount it, then convert it offline, which turns the feature on: gamepart convert --offline %s DIR (DIR: this directory's path inside the filesystem)",
 			arg, fs->device[0] ? fs->device : "DEVICE");
 		return -1;
 	}
@@ -90,6 +91,34 @@ static int refuse_unconvertible(const struct online_run *r)
 		return -1;
 	}
 	return 0;
+}
+
+/*
+ * While a directory converts, its entries are away for a moment: a game
+ * or Steam holding files under PATH may find one missing.  Refused unless
+ * forced; a dry run only says so.
+ */
+static int refuse_held(const struct convert_options *o)
+{
+	char *dir = realpath(o->arg, NULL), *names;
+	struct holders h;
+
+	if (!dir)
+		return 0;	/* the target layer has opened it: let it say */
+	holders_find(dir, &h);
+	free(dir);
+	if (!h.count)
+		return 0;
+	names = holders_text(&h, 5);
+	if (o->dry_run || o->force)
+		gp_warn("%s: note: in use by %s; their files are away for a moment while each directory converts",
+			o->arg, names);
+	else
+		gp_warn("%s: in use by %s, whose files would be away for a moment while each directory converts; close %s, or give --force",
+			o->arg, names, h.count == 1 ? "it" : "them");
+	free(names);
+	holders_free(&h);
+	return o->dry_run || o->force ? 0 : -1;
 }
 
 /*
@@ -408,7 +437,7 @@ int convert_online(const struct convert_options *o)
 	if (target_open(&r.target, o->library ? o->library : o->arg,
 			o->library ? o->subdir : NULL, TARGET_READ) < 0)
 		return EXIT_TROUBLE;
-	if (refuse_unconvertible(&r) < 0 ||
+	if (refuse_unconvertible(&r) < 0 || refuse_held(o) < 0 ||
 	    workspace_init(&r.ws, o->arg, r.target.dirfd, &r.crash) < 0)
 		goto out;
 	r.folder = r.ws.folder = target_folder(&r.target, false);

@@ -45,8 +45,28 @@ if [ "${1-}" = --guest ]; then
 		/run/t /run/t
 	small_tree $plain/lib
 	refused "no casefold feature" \
-		"gamepart: convert: $plain/lib: the filesystem has no casefold feature; unmount it, then: tune2fs -O casefold /dev/vdb" \
+		"gamepart: convert: $plain/lib: the filesystem has no casefold feature; unmount it, then convert it offline, which turns the feature on: gamepart convert --offline /dev/vdb DIR (DIR: this directory's path inside the filesystem)" \
 		$plain/lib $plain/lib
+
+	# A process holding a file under the tree (a game): refused unless
+	# forced, and named.
+	small_tree $mnt/held
+	held=$(find $mnt/held -type f | head -n 1)
+	sleep 600 <"$held" &
+	holder=$!
+	"$gp" convert --on-collision=rename $mnt/held >/dev/null 2>/tmp/err
+	is $? 2 "a tree a process holds a file of: refused, exit status 2"
+	is "$(cat /tmp/err)" "gamepart: convert: $mnt/held: in use by sleep ($holder), whose files would be away for a moment while each directory converts; close it, or give --force" \
+		"the message names the process"
+	! has_f $mnt/held
+	ok $? "and nothing was converted"
+	"$gp" convert --dry-run --on-collision=rename $mnt/held >/dev/null 2>/tmp/err
+	grep -qxF "gamepart: convert: $mnt/held: note: in use by sleep ($holder); their files are away for a moment while each directory converts" /tmp/err
+	ok $? "a dry run notes it" || diag "$(cat /tmp/err)"
+	"$gp" convert --force --on-collision=rename $mnt/held >/dev/null 2>/tmp/err
+	is "$?:$(not_f_dirs $mnt/held)" 0:0 "--force converts it anyway" || diag "$(cat /tmp/err)"
+	kill $holder
+	wait $holder 2>/dev/null
 
 	small_tree $mnt/lib
 	mkdir /tmp/ro

@@ -53,7 +53,8 @@ EOF
 		sleep 0.1
 	done
 
-	"$gp" convert --directories=replace --on-collision=rename --json $lib \
+	# --force: the processes above hold files under $lib on purpose.
+	"$gp" convert --directories=replace --on-collision=rename --force --json $lib \
 		>/tmp/convert.json 2>/tmp/err
 	is $? 0 "--directories=replace converts: exit 0" || diag "$(cat /tmp/err)"
 	is "$(jq -r .convert.directories /tmp/convert.json)" \
