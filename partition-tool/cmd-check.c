@@ -8,13 +8,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "commands.h"
 #include "convert/convert.h"
 #include "lib/examine.h"
 #include "lib/options.h"
+#include "lib/progress.h"
 #include "lib/report.h"
 #include "lib/target.h"
 #include "lib/undo.h"
@@ -46,30 +45,9 @@ struct check {
 	struct report *report;
 	struct target target;	/* the one being checked */
 	bool prefix;		/* several targets: name the target in dirs */
-	/* Progress on a terminal. */
-	bool progress;
-	time_t last;
-	unsigned long long dirs, names;
+	unsigned long long dirs, names;	/* for the progress line */
 	int opened;		/* targets opened, to print a report at all */
 };
-
-static void show_progress(struct check *c, bool done)
-{
-	time_t now;
-
-	if (!c->progress)
-		return;
-	if (done) {
-		fputs("\r\033[K", stderr);
-		return;
-	}
-	now = time(NULL);
-	if (now == c->last)
-		return;
-	c->last = now;
-	fprintf(stderr, "\r\033[Kgamepart: check: %s: %llu directories, %llu names",
-		c->target.arg, c->dirs, c->names);
-}
 
 static int visit(void *ctx, const struct walk_dir *d)
 {
@@ -97,7 +75,7 @@ static int visit(void *ctx, const struct walk_dir *d)
 	free(shown);
 	c->dirs++;
 	c->names += d->count;
-	show_progress(c, false);
+	progress_show("%llu directories, %llu names", c->dirs, c->names);
 	return 0;
 }
 
@@ -106,6 +84,7 @@ static int check_one(struct check *c, const char *arg)
 {
 	struct target *t = &c->target;
 	struct walk_result res;
+	char *label;
 
 	if (target_open(t, arg, NULL, TARGET_READ_ANY_FS) < 0)
 		return -1;
@@ -126,8 +105,11 @@ static int check_one(struct check *c, const char *arg)
 		target_close(t);
 		return -1;
 	}
+	label = xasprintf("gamepart: check: %s", arg);
+	progress_begin(label);
 	walk_target(t, visit, c, &res);
-	show_progress(c, true);
+	progress_end();
+	free(label);
 	folder_free(c->folder);
 	c->folder = NULL;
 	target_close(t);
@@ -154,7 +136,6 @@ int cmd_check(int argc, char **argv)
 
 	c.report = report_new();
 	c.prefix = argc - optind > 1;
-	c.progress = isatty(STDERR_FILENO);
 	for (i = optind; i < argc; i++)
 		if (check_one(&c, argv[i]) < 0)
 			failed = true;

@@ -21,6 +21,7 @@
 #include "lib/crash.h"
 #include "lib/fold.h"
 #include "lib/offline.h"
+#include "lib/progress.h"
 #include "lib/report.h"
 #include "lib/target.h"
 #include "lib/undo.h"
@@ -36,6 +37,7 @@ struct offline_run {
 	bool enable_casefold;	/* the feature is off: turn it on */
 	struct outcome out;
 	struct crash_hook crash;
+	char *label;		/* of the progress line */
 };
 
 static int result(struct offline_run *r, const char *outcome_text)
@@ -203,13 +205,17 @@ static int run_offline(struct offline_run *r)
 	 * file's copy of the superblock is the one before this flush, and
 	 * e2undo refuses to replay it onto the new one without -f.
 	 */
+	progress_begin(r->label);
 	for (i = 0; i < r->plan.ndirs; i++) {
 		struct plan_dir *pd = &r->plan.dirs[i];
 
+		progress_show("converting: %zu of %zu directories", i + 1,
+			      r->plan.ndirs);
 		err = offline_rebuild_casefolded(fs, (ext2_ino_t)pd->ino,
 						 planned_name, pd,
 						 &r->out.moved, &r->crash);
 		if (err) {
+			progress_end();
 			gp_warn("%s: %s: %s", r->o->arg, pd->path,
 				error_message(err));
 			return -1;
@@ -218,6 +224,7 @@ static int run_offline(struct offline_run *r)
 		for (j = 0; j < pd->nchanges; j++)
 			outcome_note(&r->out, pd->path, &pd->changes[j]);
 	}
+	progress_end();
 	offline_changes_end(fs);
 	err = ext2fs_close_free(&r->target.fs);
 	if (err) {
@@ -342,6 +349,7 @@ int convert_offline(const struct convert_options *o)
 	int ret;
 
 	crash_hook_init(&r.crash);
+	r.label = xasprintf("gamepart: convert: %s", o->arg);
 	r.undo_file = o->undo_file;
 	if (!r.undo_file)
 		r.undo_file = undo_default = undo_default_path(o->arg);
@@ -352,5 +360,6 @@ int convert_offline(const struct convert_options *o)
 	folder_free(r.folder);
 	target_close(&r.target);
 	free(undo_default);
+	free(r.label);
 	return ret;
 }

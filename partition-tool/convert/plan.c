@@ -14,6 +14,7 @@
 
 #include "plan.h"
 #include "lib/examine.h"
+#include "lib/progress.h"
 #include "lib/report.h"
 #include "lib/target.h"
 #include "lib/util.h"
@@ -49,6 +50,7 @@ struct planner {
 	const char *root_path;	/* offline: the root being walked */
 	ext2fs_inode_bitmap planned;	/* offline: directories planned */
 	const struct walk_dir *walking;
+	unsigned long long dirs, names;	/* walked, for the progress line */
 };
 
 static bool is_continuation(unsigned char b)
@@ -243,6 +245,10 @@ static int visit(void *ctx, const struct walk_dir *d)
 	struct plan_dir *pd;
 	char *path;
 
+	p->dirs++;
+	p->names += d->count;
+	progress_show("checking: %llu directories, %llu names", p->dirs,
+		      p->names);
 	/* Offline, two DIRs may share a subtree. */
 	if (p->planned) {
 		if (ext2fs_test_inode_bitmap2(p->planned, d->ino))
@@ -329,9 +335,12 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 			     .plan = plan };
 	struct walk_result res = { 0 };
 	errcode_t err;
+	char *label;
 	int ret = -1;
 
 	plan_free(plan);
+	label = xasprintf("gamepart: convert: %s", o->arg);
+	progress_begin(label);
 	if (t->kind == TARGET_ONLINE) {
 		walk_target(t, visit, &p, &res);
 		if (policy == ON_COLLISION_MERGE && !res.errors &&
@@ -342,7 +351,7 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 						   &p.planned);
 		if (err) {
 			gp_warn("%s: %s", o->arg, error_message(err));
-			return -1;
+			goto out;
 		}
 		char **roots = o->nroots ? NULL : top_dirs(o, t);
 		size_t nroots = o->nroots;
@@ -385,6 +394,8 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 	else
 		ret = 0;
 out:
+	progress_end();
+	free(label);
 	if (p.planned)
 		ext2fs_free_inode_bitmap(p.planned);
 	return ret;

@@ -29,6 +29,7 @@
 #include "lib/crash.h"
 #include "lib/fold.h"
 #include "lib/holders.h"
+#include "lib/progress.h"
 #include "lib/report.h"
 #include "lib/target.h"
 #include "lib/util.h"
@@ -192,55 +193,61 @@ static int refresh_rename_inodes(struct online_run *r, struct plan_dir *pd)
 	return 0;
 }
 
+/* Convert the directory PD of the plan; -1 when the conversion must stop. */
+static int run_one(struct online_run *r, struct plan_dir *pd)
+{
+	struct journal *j = &r->ws.journal;
+	struct timespec times[2], parent_times[2] = { { 0 } };
+	bool replacing;
+	int ret = refresh_rename_inodes(r, pd);
+
+	if (ret == 0)
+		ret = times_of(r, pd->path, times);
+	/*
+	 * Removed or renamed since the plan (by a writer): nothing of it
+	 * moved; if it is elsewhere, the next walk finds it.
+	 */
+	if (ret != 0)
+		return ret < 0 ? -1 : 0;
+	/*
+	 * Replacing it changes its parent's entry, and so its parent's
+	 * times, which the journal keeps to restore.
+	 */
+	replacing = j->replace && strcmp(pd->path, ".");
+	if (replacing) {
+		char *parent = parent_path(pd->path);
+
+		ret = times_of(r, parent, parent_times);
+		free(parent);
+		if (ret != 0)
+			return ret < 0 ? -1 : 0;
+	}
+	if (journal_begin(j, pd->path, pd->ino, times,
+			  replacing ? parent_times : NULL,
+			  pd->changes, pd->nchanges) < 0) {
+		gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", r->o->arg,
+			r->ws.workname, strerror(errno));
+		return -1;
+	}
+	crash_point(&r->crash, "directory's plan recorded");
+	return finish_dir(r);
+}
+
 /* Convert every directory of PLAN, children first. */
 static int run_plan(struct online_run *r, struct plan *plan)
 {
-	struct journal *j = &r->ws.journal;
-	size_t i;
+	char *label = xasprintf("gamepart: convert: %s", r->o->arg);
+	int ret = 0;
 
-	for (i = plan->ndirs; i-- > 0;) {
-		struct plan_dir *pd = &plan->dirs[i];
-		struct timespec times[2], parent_times[2] = { { 0 } };
-		bool replacing;
-		int ret = refresh_rename_inodes(r, pd);
-
-		if (ret == 0)
-			ret = times_of(r, pd->path, times);
-		if (ret < 0)
-			return -1;
-		/*
-		 * Removed or renamed since the plan (by a writer): nothing
-		 * of it moved; if it is elsewhere, the next walk finds it.
-		 */
-		if (ret > 0)
-			continue;
-		/*
-		 * Replacing it changes its parent's entry, and so its
-		 * parent's times, which the journal keeps to restore.
-		 */
-		replacing = j->replace && strcmp(pd->path, ".");
-		if (replacing) {
-			char *parent = parent_path(pd->path);
-
-			ret = times_of(r, parent, parent_times);
-			free(parent);
-			if (ret < 0)
-				return -1;
-			if (ret > 0)
-				continue;
-		}
-		if (journal_begin(j, pd->path, pd->ino, times,
-				  replacing ? parent_times : NULL,
-				  pd->changes, pd->nchanges) < 0) {
-			gp_warn("%s/../%s/" CONVERT_JOURNAL ": %s", r->o->arg,
-				r->ws.workname, strerror(errno));
-			return -1;
-		}
-		crash_point(&r->crash, "directory's plan recorded");
-		if (finish_dir(r) < 0)
-			return -1;
+	progress_begin(label);
+	for (size_t i = plan->ndirs; i-- > 0 && ret >= 0;) {
+		progress_show("converting: %zu of %zu directories",
+			      plan->ndirs - i, plan->ndirs);
+		ret = run_one(r, &plan->dirs[i]);
 	}
-	return 0;
+	progress_end();
+	free(label);
+	return ret;
 }
 
 /*

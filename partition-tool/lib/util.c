@@ -12,6 +12,7 @@
 #include <unistd.h>
 #include <sys/wait.h>
 
+#include "progress.h"
 #include "util.h"
 
 const char *gp_command;
@@ -19,6 +20,7 @@ const char *gp_command;
 static void vwarn_line(const char *fmt, va_list ap)
 {
 	fflush(stdout);
+	progress_clear();
 	if (gp_command)
 		fprintf(stderr, "gamepart: %s: ", gp_command);
 	else

@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
 # gamepart convert on a populated library (patched kernel): a dry run and
-# the default policy change nothing; --on-collision=rename converts every
+# the default policy change nothing; --on-collision=rename, run on a
+# terminal, shows its progress and converts every
 # directory to +F, and the manifest taken after (inodes, link counts,
 # data, modes, owners, extended attributes, mtimes) is the one taken
 # before with exactly the reported renames applied; e2fsck -fn is clean,
@@ -35,8 +36,13 @@ if [ "${1-}" = --guest ]; then
 	[ -z "$(ls -A $mnt | grep gamepart-convert)" ]
 	ok $? "no work directory was made"
 
-	"$gp" convert --on-collision=rename --json $lib >/tmp/convert.json 2>/tmp/err
+	# On a terminal (script(1) gives it one), it shows its progress.
+	script -qec "'$gp' convert --on-collision=rename --json $lib >/tmp/convert.json" /tmp/tty >/dev/null
 	is $? 0 "--on-collision=rename converts: exit 0"
+	tr '\r' '\n' </tmp/tty | sed 's/\x1b\[K//g' | grep -q "^gamepart: convert: $lib: checking: [0-9]* directories, [0-9]* names" &&
+		tr '\r' '\n' </tmp/tty | sed 's/\x1b\[K//g' | grep -q "^gamepart: convert: $lib: converting: [0-9]* of [0-9]* directories"
+	ok $? "on a terminal, a progress line while it checks and while it converts" ||
+		diag "$(tr '\r' '\n' </tmp/tty | head -n 5)"
 	converted rename $lib /tmp/before.json /tmp/convert.json
 	is "$(jq '.convert.renames | length' /tmp/convert.json)" \
 		6 "6 renames are reported"
