@@ -40,7 +40,7 @@ converted() {
 	ok $? "$tag: the manifest is the one before, with the reported renames" ||
 		diag "$(head -n 20 /tmp/diff)"
 	is "$(not_f_dirs "$lib")" 0 "$tag: every directory is +F"
-	[ -z "$(ls -A "$(dirname "$lib")" | grep gamepart-convert)" ]
+	[ -z "$(ls -A "$(dirname "$lib")" | grep "^\.gamepart-convert\.")" ]
 	ok $? "$tag: no work directory is left"
 }
 

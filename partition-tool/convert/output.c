@@ -4,9 +4,11 @@
  * what was done, for people or as JSON: the report's object (report.h)
  * with a "convert" member (see JSON OUTPUT in gamepart.8).
  */
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -127,6 +129,93 @@ static size_t count_merges(const struct convert_result *r)
 	return n;
 }
 
+/* The report and the outcome as one JSON object (gamepart.8, --json). */
+static json_object *result_json(const struct convert_result *r,
+				const char *outcome)
+{
+	const struct convert_options *o = r->o;
+	const struct plan *plan = r->plan;
+	const struct outcome *out = r->out;
+	json_object *root = report_json(r->report);
+	json_object *conv = json_object_new_object();
+	json_object *arr = json_object_new_array();
+	struct json_changes jc = { 0 };
+
+	if (!root || !conv || !arr)
+		gp_die("out of memory");
+	json_object_object_add(conv, "outcome",
+			       json_object_new_string(outcome));
+	json_object_object_add(conv, "dry_run",
+			       json_object_new_boolean(o->dry_run));
+	json_object_object_add(conv, "on_collision",
+			       json_object_new_string(collision_policy_name(r->mode.policy)));
+	json_object_object_add(conv, "directories_to_convert",
+			       json_object_new_int64((int64_t)plan->ndirs));
+	json_object_object_add(conv, "directories_converted",
+			       json_object_new_int64((int64_t)out->converted));
+	if (!o->offline) {
+		json_object *left = json_object_new_array();
+
+		json_object_object_add(conv, "directories",
+				       json_object_new_string(r->mode.replace ?
+							      "replace" : "keep"));
+		json_object_object_add(conv, "directories_made_meanwhile",
+				       json_object_new_int64((int64_t)out->late_dirs));
+		for (size_t i = 0; i < out->nunconverted; i++)
+			json_object_array_add(left,
+				jstring(out->unconverted[i],
+					strlen(out->unconverted[i])));
+		json_object_object_add(conv, "not_converted", left);
+	}
+	json_object_object_add(conv, o->offline ? "entries_relinked" :
+			       "entries_moved",
+			       json_object_new_int64((int64_t)out->moved));
+	if (o->offline && out->undo_written)
+		json_object_object_add(conv, "undo_file",
+				       json_object_new_string(r->undo_file));
+	if (r->record)
+		json_object_object_add(conv, "record",
+				       json_object_new_string(r->record));
+	jc.renames = arr;
+	jc.merges = json_object_new_array();
+	if (!jc.merges)
+		gp_die("out of memory");
+	each_change(r, add_json, &jc);
+	json_object_object_add(conv, "renames", jc.renames);
+	json_object_object_add(conv, "merges", jc.merges);
+	json_object_object_add(root, "convert", conv);
+	return root;
+}
+
+static const char *json_text(json_object *root)
+{
+	return json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+int write_record(const struct convert_result *r, const char *outcome,
+		 int dirfd, const char *name)
+{
+	json_object *root = result_json(r, outcome);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int ret = -1;
+
+	if (f) {
+		fputs(json_text(root), f);
+		fputc('\n', f);
+		ret = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
+		if (fclose(f) != 0)
+			ret = -1;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	json_object_put(root);
+	return ret;
+}
+
 int print_result(const struct convert_result *r, const char *outcome)
 {
 	const struct convert_options *o = r->o;
@@ -135,54 +224,9 @@ int print_result(const struct convert_result *r, const char *outcome)
 	size_t merges;
 
 	if (o->json) {
-		json_object *root = report_json(r->report);
-		json_object *conv = json_object_new_object();
-		json_object *arr = json_object_new_array();
-		struct json_changes jc = { 0 };
+		json_object *root = result_json(r, outcome);
 
-		if (!root || !conv || !arr)
-			gp_die("out of memory");
-		json_object_object_add(conv, "outcome",
-				       json_object_new_string(outcome));
-		json_object_object_add(conv, "dry_run",
-				       json_object_new_boolean(o->dry_run));
-		json_object_object_add(conv, "on_collision",
-				       json_object_new_string(collision_policy_name(r->mode.policy)));
-		json_object_object_add(conv, "directories_to_convert",
-				       json_object_new_int64((int64_t)plan->ndirs));
-		json_object_object_add(conv, "directories_converted",
-				       json_object_new_int64((int64_t)out->converted));
-		if (!o->offline) {
-			json_object *left = json_object_new_array();
-
-			json_object_object_add(conv, "directories",
-					       json_object_new_string(r->mode.replace ?
-								      "replace" : "keep"));
-			json_object_object_add(conv, "directories_made_meanwhile",
-					       json_object_new_int64((int64_t)out->late_dirs));
-			for (size_t i = 0; i < out->nunconverted; i++)
-				json_object_array_add(left,
-					jstring(out->unconverted[i],
-						strlen(out->unconverted[i])));
-			json_object_object_add(conv, "not_converted", left);
-		}
-		json_object_object_add(conv, o->offline ? "entries_relinked" :
-				       "entries_moved",
-				       json_object_new_int64((int64_t)out->moved));
-		if (o->offline && out->undo_written)
-			json_object_object_add(conv, "undo_file",
-					       json_object_new_string(r->undo_file));
-		jc.renames = arr;
-		jc.merges = json_object_new_array();
-		if (!jc.merges)
-			gp_die("out of memory");
-		each_change(r, add_json, &jc);
-		json_object_object_add(conv, "renames", jc.renames);
-		json_object_object_add(conv, "merges", jc.merges);
-		json_object_object_add(root, "convert", conv);
-		fputs(json_object_to_json_string_ext(root,
-			JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-			JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+		fputs(json_text(root), stdout);
 		fputc('\n', stdout);
 		json_object_put(root);
 		return ferror(stdout) ? -1 : 0;
@@ -207,6 +251,9 @@ int print_result(const struct convert_result *r, const char *outcome)
 	if (out->late_dirs)
 		printf(" (%zu made during the conversion)", out->late_dirs);
 	putchar('\n');
+	if (r->record)
+		printf("record: %s (these renames and merges, as --json gives them, kept after the journal is gone)\n",
+		       r->record);
 	return ferror(stdout) ? -1 : 0;
 }
 

@@ -136,6 +136,7 @@ struct convert_result {
 	const struct plan *plan;
 	const struct outcome *out;
 	const char *undo_file;	/* offline: the undo file to name */
+	const char *record;	/* online: the record kept of the changes */
 };
 
 /*
@@ -144,6 +145,13 @@ struct convert_result {
  * output failed.
  */
 int print_result(const struct convert_result *r, const char *outcome_text);
+
+/*
+ * The same report and outcome, as --json gives them, written to a new
+ * file NAME in the directory DIRFD and synced; 0, or -1 with errno.
+ */
+int write_record(const struct convert_result *r, const char *outcome_text,
+		 int dirfd, const char *name);
 
 /*
  * After planning: the exit status if the plan stops here (names that

@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 #include <sys/stat.h>
 #include <sys/statvfs.h>
@@ -48,16 +49,55 @@ struct online_run {
 	struct workspace ws;
 	struct outcome out;
 	struct crash_hook crash;
+	char *record;		/* where the record of the changes went */
 };
 
 static int result(struct online_run *r, const char *outcome_text)
 {
 	struct convert_result res = {
 		.o = r->o, .mode = r->mode, .report = r->report,
-		.plan = &r->plan, .out = &r->out,
+		.plan = &r->plan, .out = &r->out, .record = r->record,
 	};
 
 	return print_result(&res, outcome_text);
+}
+
+/*
+ * The journal goes when the conversion ends, and with it the list of
+ * what was renamed and merged: keep that beside PATH, as
+ * gamepart-convert-NAME-DATE-TIME.json, when anything was.  A failure
+ * to write it is said, and the conversion stands.
+ */
+static void keep_record(struct online_run *r, const char *outcome_text)
+{
+	struct convert_result res = {
+		.o = r->o, .mode = r->mode, .report = r->report,
+		.plan = &r->plan, .out = &r->out,
+	};
+	const char *arg = r->o->arg, *slash;
+	char stamp[32], *base, *name;
+	size_t len = strlen(arg);
+	time_t now = time(NULL);
+
+	if (!r->out.nchanges)
+		return;
+	while (len > 1 && arg[len - 1] == '/')
+		len--;
+	slash = memrchr(arg, '/', len);
+	base = slash ? xasprintf("%.*s", (int)(len - (size_t)(slash + 1 - arg)), slash + 1) :
+	       xasprintf("%.*s", (int)len, arg);
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	name = xasprintf("gamepart-convert-%s-%s.json", base, stamp);
+	if (write_record(&res, outcome_text, r->ws.parentfd, name) < 0) {
+		gp_warn("%s/../%s: %s; the renames and merges are in this output only",
+			arg, name, strerror(errno));
+	} else if (!slash) {
+		r->record = xstrdup(name);
+	} else {
+		r->record = xasprintf("%.*s/%s", (int)(slash - arg), arg, name);
+	}
+	free(name);
+	free(base);
 }
 
 static int refuse_unconvertible(const struct online_run *r)
@@ -344,12 +384,14 @@ static int convert_tree(struct online_run *r)
 		return EXIT_TROUBLE;
 	}
 	if (left) {
+		keep_record(r, "converted, but for directories made meanwhile");
 		result(r, "converted, but for directories made meanwhile");
 		gp_warn("%s: %zu director%s made during the conversion %s not casefolded; convert again to finish",
 			r->o->arg, left, left == 1 ? "y" : "ies",
 			left == 1 ? "is" : "are");
 		return EXIT_FINDINGS;
 	}
+	keep_record(r, "converted");
 	return result(r, "converted") < 0 ? EXIT_TROUBLE : EXIT_NOTHING_FOUND;
 }
 
@@ -452,6 +494,7 @@ int convert_online(const struct convert_options *o)
 		ret = start(&r);
 out:
 	plan_free(&r.plan);
+	free(r.record);
 	outcome_free(&r.out);
 	report_free(r.report);
 	folder_free(r.folder);

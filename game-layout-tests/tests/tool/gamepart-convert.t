@@ -33,7 +33,7 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the report names the colliding directories"
 	"$tree" manifest $lib | cmp -s - /tmp/before.json
 	ok $? "the tree is unchanged"
-	[ -z "$(ls -A $mnt | grep gamepart-convert)" ]
+	[ -z "$(ls -A $mnt | grep "^\.gamepart-convert\.")" ]
 	ok $? "no work directory was made"
 
 	# On a terminal (script(1) gives it one), it shows its progress.
@@ -53,6 +53,16 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the others are 'STEM (case conflict N).EXT', N in byte order"
 	[ -e "$lib/steamapps/common/Game/.version (case conflict 1)" ]
 	ok $? "a leading dot is no suffix"
+
+	# The record kept beside the library once the journal is gone.
+	record=$(jq -r .convert.record /tmp/convert.json)
+	case $record in $mnt/gamepart-convert-library-*.json) true ;; *) false ;; esac
+	ok $? "the report names the record kept beside the library ('$record')"
+	jq -e '.convert.outcome == "converted" and (.convert.renames | length) == 6' "$record" >/dev/null &&
+		cmp -s <(jq -S '.convert.renames' "$record") <(jq -S '.convert.renames' /tmp/convert.json)
+	ok $? "it holds the renames the report gave" || diag "$(head -c 400 "$record")"
+	"$gp" convert --dry-run $lib >/dev/null 2>&1
+	is "$(ls $mnt | grep -c '^gamepart-convert-library-')" 1 "no other record: a dry run keeps none"
 
 	nothing_left
 	unmount_and_fsck
