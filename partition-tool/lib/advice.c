@@ -16,6 +16,7 @@
 
 #include "advice.h"
 #include "examine.h"
+#include "online.h"
 #include "report.h"
 #include "util.h"
 #include "walk.h"
@@ -214,9 +215,15 @@ int todo_advise(FILE *out, const struct target *t, const struct fs_info *fi,
 		fprintf(out, "gamepart convert --offline %s%s", policy, t->arg);
 	}
 	if (!online || feature_off) {
+		/* Offline, paths are inside the filesystem, not the mount. */
+		char *in_fs = online ? online_path_in_fs(t->dirfd) : NULL;
+		const char *base = in_fs && strcmp(in_fs, "/") ? in_fs + 1 : "";
+
 		for (size_t i = 0; i < td->count; i++)
 			if (!covered(td, i))
-				fprintf(out, " %s", td->v[i].path);
+				fprintf(out, " %s%s%s", base, *base ? "/" : "",
+					td->v[i].path);
+		free(in_fs);
 		fputs(feature_off ? "  (it turns the casefold feature on)\n" : "\n",
 		      out);
 	} else if (all_empty) {

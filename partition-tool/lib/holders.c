@@ -101,11 +101,37 @@ static void comm_of(const char *proc, char *comm, size_t size)
 	}
 }
 
+/* PID's parent, from /proc/PID/stat ("PID (COMM) STATE PPID ..."); 0 if none. */
+static pid_t parent_of(pid_t pid)
+{
+	char *path = xasprintf("/proc/%ld/stat", (long)pid), buf[512];
+	FILE *f = fopen(path, "re");
+	const char *paren;
+	long ppid = 0;
+
+	free(path);
+	if (!f)
+		return 0;
+	if (fgets(buf, sizeof(buf), f) && (paren = strrchr(buf, ')')) &&
+	    sscanf(paren + 1, " %*c %ld", &ppid) != 1)
+		ppid = 0;
+	fclose(f);
+	return (pid_t)ppid;
+}
+
+/* Whether PID is this process or one of those waiting for it (the shell). */
+static bool ours(pid_t pid)
+{
+	for (pid_t p = getpid(); p > 1; p = parent_of(p))
+		if (p == pid)
+			return true;
+	return false;
+}
+
 void holders_find(const char *dir, struct holders *out)
 {
 	DIR *d = opendir("/proc");
 	const struct dirent *de;
-	pid_t self = getpid();
 
 	memset(out, 0, sizeof(*out));
 	if (!d)
@@ -117,7 +143,7 @@ void holders_find(const char *dir, struct holders *out)
 		if (!isdigit((unsigned char)de->d_name[0]))
 			continue;
 		pid = (pid_t)strtol(de->d_name, NULL, 10);
-		if (pid == self)
+		if (ours(pid))
 			continue;
 		proc = xasprintf("/proc/%s", de->d_name);
 		if (link_under(proc, "cwd", dir) || link_under(proc, "root", dir) ||

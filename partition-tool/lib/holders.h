@@ -22,9 +22,11 @@ struct holders {
 };
 
 /*
- * The processes but this one holding something under the directory DIR
- * (an absolute path without symbolic links, as realpath() gives it), as
- * far as /proc lets us see: a process we may not look into is not found.
+ * The processes holding something under the directory DIR (an absolute
+ * path without symbolic links, as realpath() gives it), but this one and
+ * those waiting for it (the shell that runs it, whose working directory
+ * may well be there), as far as /proc lets us see: a process we may not
+ * look into is not found.
  */
 void holders_find(const char *dir, struct holders *out);
 void holders_free(struct holders *h);

@@ -77,6 +77,70 @@ static bool mount_type(uint64_t mnt_id, char *what, size_t size)
 	return found;
 }
 
+/*
+ * Undo the octal escapes (\040 for a blank) of a mountinfo field, in
+ * place.
+ */
+static void unescape_field(char *s)
+{
+	char *o = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*o++ = (char)((s[1] - '0') * 64 + (s[2] - '0') * 8 + (s[3] - '0'));
+			s += 3;
+		} else {
+			*o++ = *s;
+		}
+	}
+	*o = '\0';
+}
+
+char *online_path_in_fs(int fd)
+{
+	char self[64], at[4096], *line = NULL, *result = NULL;
+	unsigned long long id;
+	struct statx stx;
+	size_t cap = 0;
+	ssize_t n;
+	FILE *f;
+
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	n = readlink(self, at, sizeof(at) - 1);
+	if (n <= 0 || statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) < 0 ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return NULL;
+	at[n] = '\0';
+	f = fopen("/proc/self/mountinfo", "re");
+	if (!f)
+		return NULL;
+	while (!result && getline(&line, &cap, f) >= 0) {
+		char root[4096], point[4096];
+		size_t plen;
+		const char *rest;
+
+		if (sscanf(line, "%llu %*u %*s %4095s %4095s", &id, root, point) != 3 ||
+		    id != stx.stx_mnt_id)
+			continue;
+		unescape_field(root);
+		unescape_field(point);
+		plen = strlen(point);
+		if (strncmp(at, point, plen) || (at[plen] && at[plen] != '/' && plen > 1))
+			break;
+		rest = plen == 1 ? at : at + plen;
+		/* ROOT is "/" or the mounted subtree; REST "" or "/x/y". */
+		result = xasprintf("%s%s", strcmp(root, "/") ? root : "", rest);
+		if (!*result) {
+			free(result);
+			result = xstrdup("/");
+		}
+	}
+	free(line);
+	fclose(f);
+	return result;
+}
+
 int online_is_ext4(int fd, bool *ext4, char *what, size_t size)
 {
 	struct statfs sfs;

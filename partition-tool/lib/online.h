@@ -22,6 +22,14 @@ int online_casefolded(int fd, bool *casefolded);
 int online_set_casefold(int fd);
 
 /*
+ * The path of the directory FD inside its filesystem ("/", "/lib"), as
+ * an offline tool names it: its path below its mount point, under the
+ * mount's own root when a subtree is mounted (a bind mount).  NULL when
+ * /proc does not tell.
+ */
+char *online_path_in_fs(int fd);
+
+/*
  * Whether FD is on ext4.  When it is not, WHAT says what it is on, for a
  * message: "it is on tmpfs" (the type /proc/self/mountinfo gives), or
  * "type 0xMAGIC" when the mount cannot be found.  0, or -1 with errno.

@@ -47,6 +47,18 @@ if [ "${1-}" = --guest ]; then
 	refused "no casefold feature" \
 		"gamepart: convert: $plain/lib: the filesystem has no casefold feature; unmount it, then convert it offline, which turns the feature on: gamepart convert --offline /dev/vdb DIR (DIR: this directory's path inside the filesystem)" \
 		$plain/lib $plain/lib
+	# status gives the offline command with the paths inside the
+	# filesystem, through a bind mount of a subtree as well.
+	mkdir -p $plain/lib2/steamapps/common/Game
+	echo x >$plain/lib2/steamapps/common/Game/x
+	mkdir -p /tmp/bind && mount --bind $plain/lib2 /tmp/bind
+	for at in $plain/lib2 /tmp/bind; do
+		"$gp" status $at >/tmp/out 2>&1
+		grep -qxF "next: unmount /dev/vdb, then: gamepart convert --offline /dev/vdb lib2/steamapps  (it turns the casefold feature on)" /tmp/out
+		ok $? "status of $at without the feature: the offline command, paths inside the filesystem" ||
+			diag "$(grep next: /tmp/out)"
+	done
+	umount /tmp/bind
 
 	# A process holding a file under the tree (a game): refused unless
 	# forced, and named.
@@ -67,6 +79,11 @@ if [ "${1-}" = --guest ]; then
 	is "$?:$(not_f_dirs $mnt/held)" 0:0 "--force converts it anyway" || diag "$(cat /tmp/err)"
 	kill $holder
 	wait $holder 2>/dev/null
+	# The shell that runs convert may stand inside the tree: it waits.
+	small_tree $mnt/here
+	(cd $mnt/here/Game && "$gp" convert --on-collision=rename $mnt/here >/dev/null 2>/tmp/err)
+	is "$?:$(not_f_dirs $mnt/here)" 0:0 "the shell running it, standing inside the tree, does not count" ||
+		diag "$(cat /tmp/err)"
 
 	small_tree $mnt/lib
 	mkdir /tmp/ro
