@@ -187,6 +187,7 @@ static void advise_missing(const struct layout *l, const enum dir_state *states)
  * doing.  True when one was found and the way to finish it printed.
  */
 static bool advise_interrupted(const struct target *t, const struct layout *l,
+			       const struct below_dirs *games,
 			       size_t interrupted_prefixes, const char *shown)
 {
 	if (t->kind == TARGET_OFFLINE) {
@@ -198,8 +199,9 @@ static bool advise_interrupted(const struct target *t, const struct layout *l,
 		free(undo);
 		return undo != NULL;
 	}
-	for (size_t i = 0; i < l->count; i++) {
-		const char *p = l->dirs[i].path;
+	for (size_t i = 0; i < l->count + games->count; i++) {
+		const char *p = i < l->count ? l->dirs[i].path :
+				games->v[i - l->count].path;
 
 		if (!convert_interrupted_at(t->dirfd, p))
 			continue;
@@ -224,7 +226,7 @@ static int status(const struct target *t, const struct fs_info *fi)
 	struct todo td = { 0 };
 	struct layout l;
 	enum dir_state *states;
-	size_t interrupted = 0;
+	size_t interrupted_games = 0, interrupted_prefixes = 0;
 	char *shown = xstrdup(t->kind == TARGET_ONLINE ? t->arg : ".");
 	size_t n = strlen(shown);
 	int rc;
@@ -239,12 +241,12 @@ static int status(const struct target *t, const struct fs_info *fi)
 	/* In a common/ that is not +F, every game is: only count them. */
 	print_below(t, &games, "game folders", GAMES_DIR "/*",
 		    target_dir_state(t, GAMES_DIR, &(bool){ false }) == DIR_CASEFOLD,
-		    TODO_GAME, &td, &interrupted);
+		    TODO_GAME, &td, &interrupted_games);
 	if (prefixes_find(t, &px) < 0)
 		rc = EXIT_TROUBLE;
 	print_below(t, &px, "proton prefixes", PREFIXES_DIR "/*/" PREFIX_DRIVE_C,
-		    true, TODO_PREFIX, &td, &interrupted);
-	if (!advise_interrupted(t, &l, interrupted, shown) &&
+		    true, TODO_PREFIX, &td, &interrupted_prefixes);
+	if (!advise_interrupted(t, &l, &games, interrupted_prefixes, shown) &&
 	    todo_advise(stdout, t, fi, shown, &td) < 0)
 		rc = EXIT_TROUBLE;
 	advise_missing(&l, states);

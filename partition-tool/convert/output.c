@@ -4,6 +4,7 @@
  * what was done, for people or as JSON: the report's object (report.h)
  * with a "convert" member (see JSON OUTPUT in gamepart.8).
  */
+#include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -213,6 +214,13 @@ int write_record(const struct convert_result *r, const char *outcome,
 		close(fd);
 	}
 	json_object_put(root);
+	/* No half record: it would pass for the whole one. */
+	if (ret < 0 && fd >= 0) {
+		int err = errno;
+
+		unlinkat(dirfd, name, 0);
+		errno = err;
+	}
 	return ret;
 }
 

@@ -74,30 +74,28 @@ static void keep_record(struct online_run *r, const char *outcome_text)
 		.o = r->o, .mode = r->mode, .report = r->report,
 		.plan = &r->plan, .out = &r->out,
 	};
-	const char *arg = r->o->arg, *slash;
-	char stamp[32], *base, *name;
-	size_t len = strlen(arg);
+	/* Named from the real path: PATH may be ".", or end in a link. */
+	char *real = realpath(r->o->arg, NULL), *slash, *name;
+	char stamp[32];
 	time_t now = time(NULL);
 
 	if (!r->out.nchanges)
-		return;
-	while (len > 1 && arg[len - 1] == '/')
-		len--;
-	slash = memrchr(arg, '/', len);
-	base = slash ? xasprintf("%.*s", (int)(len - (size_t)(slash + 1 - arg)), slash + 1) :
-	       xasprintf("%.*s", (int)len, arg);
-	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
-	name = xasprintf("gamepart-convert-%s-%s.json", base, stamp);
-	if (write_record(&res, outcome_text, r->ws.parentfd, name) < 0) {
-		gp_warn("%s/../%s: %s; the renames and merges are in this output only",
-			arg, name, strerror(errno));
-	} else if (!slash) {
-		r->record = xstrdup(name);
-	} else {
-		r->record = xasprintf("%.*s/%s", (int)(slash - arg), arg, name);
+		goto out;
+	if (!real || !(slash = strrchr(real, '/')) || !slash[1]) {
+		gp_warn("%s: cannot name its record (%s); the renames and merges are in this output only",
+			r->o->arg, real ? "the root" : strerror(errno));
+		goto out;
 	}
+	strftime(stamp, sizeof(stamp), "%Y%m%d-%H%M%S", localtime(&now));
+	name = xasprintf("gamepart-convert-%s-%s.json", slash + 1, stamp);
+	if (write_record(&res, outcome_text, r->ws.parentfd, name) < 0)
+		gp_warn("%s/../%s: %s; the renames and merges are in this output only",
+			r->o->arg, name, strerror(errno));
+	else
+		r->record = xasprintf("%.*s/%s", (int)(slash - real), real, name);
 	free(name);
-	free(base);
+out:
+	free(real);
 }
 
 static int refuse_unconvertible(const struct online_run *r)

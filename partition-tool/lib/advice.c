@@ -97,7 +97,10 @@ static int visit(void *ctx, const struct walk_dir *d)
 	struct below *b = ctx;
 	struct examined counts = { 0 };
 
-	examine_dir(b->folder, b->report, d->path, d, NULL, NULL, &counts);
+	/* As convert's planner: a casefolded directory is not converted. */
+	if (!d->casefolded)
+		examine_dir(b->folder, b->report, d->path, d, NULL, NULL,
+			    &counts);
 	return 0;
 }
 
@@ -182,18 +185,21 @@ int todo_advise(FILE *out, const struct target *t, const struct fs_info *fi,
 	fputs("not casefolded: ", out);
 	print_summary(out, td);
 
-	/* What the command will walk: the ancestor online, each offline. */
-	if (online && !feature_off && *ancestor) {
+	for (size_t i = 0; i < td->count; i++) {
+		all_empty &= td->v[i].empty;
+		only_prefixes &= td->v[i].kind == TODO_PREFIX;
+	}
+	/*
+	 * What the command will convert: online the ancestor, but for
+	 * convert --prefixes, which takes each prefix alone; offline each.
+	 */
+	if (online && !feature_off && *ancestor && !only_prefixes) {
 		ret = collisions_below(t, ancestor, &groups);
 	} else {
 		for (size_t i = 0; i < td->count; i++)
 			if (!covered(td, i) &&
 			    collisions_below(t, td->v[i].path, &groups) < 0)
 				ret = -1;
-	}
-	for (size_t i = 0; i < td->count; i++) {
-		all_empty &= td->v[i].empty;
-		only_prefixes &= td->v[i].kind == TODO_PREFIX;
 	}
 	if (groups) {
 		policy = online && !feature_off ? "--on-collision=merge " :
@@ -217,15 +223,19 @@ int todo_advise(FILE *out, const struct target *t, const struct fs_info *fi,
 	if (!online || feature_off) {
 		/* Offline, paths are inside the filesystem, not the mount. */
 		char *in_fs = online ? online_path_in_fs(t->dirfd) : NULL;
-		const char *base = in_fs && strcmp(in_fs, "/") ? in_fs + 1 : "";
+		const char *base = !online ? "" : !in_fs ? "LIBRARY" :
+				   strcmp(in_fs, "/") ? in_fs + 1 : "";
 
 		for (size_t i = 0; i < td->count; i++)
 			if (!covered(td, i))
 				fprintf(out, " %s%s%s", base, *base ? "/" : "",
 					td->v[i].path);
-		free(in_fs);
-		fputs(feature_off ? "  (it turns the casefold feature on)\n" : "\n",
+		fputs(feature_off ? "  (it turns the casefold feature on)" : "",
 		      out);
+		fputs(online && !in_fs ?
+		      " (LIBRARY: the library's path inside the filesystem)\n" :
+		      "\n", out);
+		free(in_fs);
 	} else if (all_empty) {
 		fputs("gamepart casefold", out);
 		for (size_t i = 0; i < td->count; i++) {

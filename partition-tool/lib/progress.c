@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/ioctl.h>
 
 #include "progress.h"
 
@@ -23,10 +24,21 @@ void progress_begin(const char *label)
 	last = 0;
 }
 
+/* The terminal's width, or 80 when it does not say. */
+static size_t columns(void)
+{
+	struct winsize ws;
+
+	if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		return ws.ws_col;
+	return 80;
+}
+
 void progress_show(const char *fmt, ...)
 {
+	char line[1024];
+	size_t n, width, cut = 0, chars = 0;
 	time_t now;
-	va_list ap;
 
 	if (!shown_on_terminal)
 		return;
@@ -34,10 +46,24 @@ void progress_show(const char *fmt, ...)
 	if (now == last)
 		return;
 	last = now;
-	fprintf(stderr, "\r\033[K%s: ", prefix);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
+	n = (size_t)snprintf(line, sizeof(line), "%s: ", prefix);
+	if (n < sizeof(line)) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(line + n, sizeof(line) - n, fmt, ap);
+		va_end(ap);
+	}
+	/*
+	 * One row at most, or \r would leave the rows above behind: cut at
+	 * a character (UTF-8 lead byte), one column short of the edge.
+	 */
+	width = columns() - 1;
+	for (; line[cut]; cut++) {
+		if (((unsigned char)line[cut] & 0xc0) != 0x80 && chars++ == width)
+			break;
+	}
+	fprintf(stderr, "\r\033[K%.*s", (int)cut, line);
 	drawn = true;
 }
 

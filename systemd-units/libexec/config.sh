@@ -76,6 +76,12 @@ read_config() {
 		conf_error $n "GAMEDATA_NAME and PROVISION_NAME are both $GAMEDATA_NAME"
 }
 
+# unescape_findmnt: stdin, a path as findmnt -r writes it (a blank as
+# \x20, which dash's printf does not decode), as it is.
+unescape_findmnt() {
+	sed 's/\\x20/ /g; s/\\x09/\t/g; s/\\x0a/\n/g; s/\\x5c/\\/g'
+}
+
 # default_owner: "UID:GID WHO" for a library provisioned with OWNER=
 # empty: the user at the screen (seat0's active session, as logind says),
 # else the regular user with the lowest uid (UID_MIN to UID_MAX of

@@ -151,6 +151,18 @@ if [ "${1-}" = --guest ]; then
 		diag "$(cat /tmp/out)"
 	"$gp" convert --resume $mnt/st/steamapps >/dev/null
 	ok $? "and --resume finishes it"
+	# So does one of a game folder, which is no Proton prefix (moved in
+	# with mv, so not +F).
+	small_tree $mnt/st-elsewhere/Moved
+	mv $mnt/st-elsewhere/Moved $mnt/st/steamapps/common/
+	{ GAMEPART_TEST_CRASH_AFTER=3 "$gp" convert $mnt/st/steamapps/common/Moved >/dev/null; } 2>/dev/null
+	"$gp" status $mnt/st >/tmp/out 2>&1
+	grep -qx "steamapps/common/Moved: a conversion was interrupted" /tmp/out &&
+		grep -qx "next: gamepart convert --resume $mnt/st/steamapps/common/Moved" /tmp/out
+	ok $? "status says the conversion of a game folder was interrupted, and how to finish it" ||
+		diag "$(cat /tmp/out)"
+	"$gp" convert --resume $mnt/st/steamapps/common/Moved >/dev/null
+	ok $? "and --resume finishes it"
 
 	mkdir $strict/lib
 	echo x >"$(printf "$strict/lib/bad-\xff.txt")"
