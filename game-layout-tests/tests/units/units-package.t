@@ -4,7 +4,9 @@
 # The Debian package (make deb) in the systemd guest, on a /usr of its own:
 # dpkg -i installs it and enables the weekly report's timer the Debian way
 # (deb-systemd-helper, from dh_installsystemd); a card inserted then is
-# provisioned, for uid 1000, and mounted by the installed rule and units;
+# provisioned and mounted by the installed rule and units, with OWNER=
+# empty and nobody at the screen for the first regular user (uid 1000, as
+# on SteamOS), who can then write the library as Steam does;
 # once the card is pulled, dpkg --purge leaves nothing behind: no file of
 # the package, no configuration, no unit, no enablement symlink.
 
@@ -46,7 +48,25 @@ if [ "${1-}" = --guest ]; then
 		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
 	has_f "$card/steamapps/common"
 	ok $? "its library is +F"
-	is "$(stat -c %u:%g "$card/steamapps")" "1000:$gid" "and belongs to uid 1000"
+
+	# OWNER= empty, nobody at the screen: the first regular user's.
+	user=$(getent passwd 1000 | cut -d: -f1)
+	log=$(journalctl -b -o cat -u "gamepart-provision@$id.service")
+	grep -qxF "gamepart: provision: OWNER= is empty: the library goes to the first regular user (1000:$gid)" <<<"$log" &&
+		grep -qxF "/dev/vda1: the library belongs to $user (1000:$gid), as --owner asked" <<<"$log"
+	ok $? "the journal says the library went to the first regular user, $user" || diag "$log"
+	for d in "" steamapps steamapps/common steamapps/compatdata; do
+		is "$(stat -c %u:%g "$card/$d")" "1000:$gid" "/$d belongs to $user"
+	done
+	as_user() {
+		setpriv --reuid=1000 --regid="$gid" --init-groups "$@"
+	}
+	as_user touch "$card/steamapps/libraryfolder.vdf" &&
+		as_user mkdir "$card/steamapps/common/Half-Life 2" &&
+		as_user mkdir -p "$card/steamapps/compatdata/220/pfx/drive_c"
+	ok $? "uid 1000 writes libraryfolder.vdf, installs a game folder, makes a Proton prefix"
+	has_f "$card/steamapps/common/Half-Life 2"
+	ok $? "the game folder is +F, inherited from common"
 
 	vmctl monitor device_del cardslot >/dev/null
 	i=0
@@ -79,7 +99,7 @@ fi
 require_kernel patched
 deb=$build/deb/gamepart.deb
 [ -f "$deb" ] || skip_all "no $deb (make deb)"
-require_cmd sfdisk dpkg
+require_cmd sfdisk dpkg setpriv useradd
 make_scratch
 gpt_image "$scratch/card.img" 96M gamedata-new
 guest_run patched --systemd --writable-usr -- "$deb" "$scratch/card.img"

@@ -89,7 +89,7 @@ is "$(bad_conf 'PROVISION_NAME=gamedata')" \
 	"the two names may not be the same"
 
 # OWNER= empty: whom a provisioned library goes to, with stand-ins for
-# loginctl and getent (the guest has no seat; units-owner.t provisions
+# loginctl and getent (the guest has no seat; units-package.t provisions
 # for the first regular user there).
 mkdir "$scratch/stub"
 cat >"$scratch/stub/loginctl" <<'STUB'
