@@ -67,6 +67,17 @@ wait_for_jobs() {
 	[ -z "$(systemctl list-jobs --no-legend)" ]
 }
 
+# hot_plug IMG NAME DEV: insert IMG as a new virtio disk through QEMU's
+# monitor (drive NAME, device NAMEslot, for a later device_del) and wait
+# up to 60 seconds for DEV to appear; status 1 if it does not.
+hot_plug() {
+	local i=0
+	vmctl monitor drive_add 0 "if=none,id=$2,file=$1,format=raw" >/dev/null
+	vmctl monitor device_add "virtio-blk-pci,drive=$2,id=${2}slot" >/dev/null
+	while [ ! -b "$3" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	[ -b "$3" ]
+}
+
 # mount_point_of DEV: where DEV is mounted, if it is.
 mount_point_of() {
 	findmnt -rn -S "$1" -o TARGET | head -n 1

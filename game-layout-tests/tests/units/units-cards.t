@@ -138,11 +138,7 @@ if [ "${1-}" = --guest ]; then
 
 	# A card inserted and pulled.
 	failed_before=$(systemctl list-units --failed --no-legend --plain | sort)
-	vmctl monitor drive_add 0 "if=none,id=card,file=$3,format=raw" >/dev/null
-	vmctl monitor device_add virtio-blk-pci,drive=card,id=cardslot >/dev/null
-	i=0
-	while [ ! -b /dev/vdf1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b /dev/vdf1 ]
+	hot_plug "$3" card /dev/vdf1
 	ok $? "hot-plug: the card appears"
 	id=$(devno vdf1)
 	wait_for_jobs

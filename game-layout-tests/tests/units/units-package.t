@@ -33,11 +33,7 @@ if [ "${1-}" = --guest ]; then
 	[ -f /etc/gamepart.conf ] && dpkg-query -W -f='${Conffiles}' gamepart | grep -q ' /etc/gamepart.conf '
 	ok $? "/etc/gamepart.conf is a conffile"
 
-	vmctl monitor drive_add 0 "if=none,id=card,file=$card_img,format=raw" >/dev/null
-	vmctl monitor device_add virtio-blk-pci,drive=card,id=cardslot >/dev/null
-	i=0
-	while [ ! -b /dev/vda1 ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b /dev/vda1 ]
+	hot_plug "$card_img" card /dev/vda1
 	ok $? "a card is inserted"
 	id=$(devno vda1)
 	wait_for_jobs
