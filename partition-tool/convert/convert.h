@@ -12,12 +12,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-enum collision_policy {
-	ON_COLLISION_FAIL,	/* change nothing when names collide */
-	ON_COLLISION_RENAME,	/* keep the first by bytes, rename the others */
-	ON_COLLISION_MERGE,	/* merge directories into the first by bytes,
-				   rename the others */
-};
+#include "lib/collision.h"
 
 /* What the command line asked for; read-only to the engine. */
 struct convert_options {
@@ -38,11 +33,6 @@ struct convert_options {
 	char *const *roots;		/* offline: paths inside the filesystem */
 	size_t nroots;
 };
-
-/* The policy's name, as --on-collision, the journal and JSON give it. */
-const char *collision_policy_name(enum collision_policy policy);
-/* The policy called NAME in *POLICY; false if none is. */
-bool collision_policy_named(const char *name, enum collision_policy *policy);
 
 /* Convert as O says; the exit status (EXIT_* of lib/util.h). */
 int convert_online(const struct convert_options *o);

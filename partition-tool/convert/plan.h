@@ -102,14 +102,6 @@ void change_free(struct change *c);
 void change_copy(struct change *to, const struct change *from,
 		 const char *dir);
 
-/*
- * NAME with " (case conflict N)" before its last ".suffix" (none when the
- * only dot leads, as in ".bashrc"), the stem shortened at a character
- * boundary to stay within 255 bytes.  NULL if the suffix leaves no room.
- */
-char *conflict_name(const char *name, size_t len, unsigned int n,
-		    size_t *outlen);
-
 struct outcome {
 	size_t converted;	/* directories */
 	size_t moved;		/* entries moved (online) or relinked */
