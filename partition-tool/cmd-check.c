@@ -70,6 +70,11 @@ static int visit(void *ctx, const struct walk_dir *d)
 		if (e->is_dir && convert_is_work_dir(e->name, e->len))
 			gp_warn("%s/%.*s: note: the work directory of an interrupted gamepart convert",
 				d->path, (int)e->len, e->name);
+		if (e->is_dir && e->len == strlen(IMPORT_WORK_DIR) &&
+		    !memcmp(e->name, IMPORT_WORK_DIR, e->len))
+			gp_warn("%s/%.*s: note: the journal of an interrupted gamepart import; finish it with: gamepart import --resume %s/%s",
+				d->path, (int)e->len, e->name, c->target.arg,
+				d->path);
 	}
 	examine_dir(c->folder, c->report, shown, d, NULL, NULL, &counts);
 	free(shown);

@@ -13,5 +13,6 @@ int cmd_check(int argc, char **argv);
 int cmd_casefold(int argc, char **argv);
 int cmd_convert(int argc, char **argv);
 int cmd_fold(int argc, char **argv);
+int cmd_import(int argc, char **argv);
 
 #endif

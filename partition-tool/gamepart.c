@@ -25,6 +25,7 @@ static const struct subcommand {
 	{ "check",    cmd_check,    "report names that collide once case is folded" },
 	{ "casefold", cmd_casefold, "make empty directories case-insensitive" },
 	{ "convert",  cmd_convert,  "make a populated tree case-insensitive in place" },
+	{ "import",   cmd_import,   "copy or move a library from any filesystem into one" },
 	{ "fold",     cmd_fold,     "tell which names fold to one name" },
 };
 

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "lib/collision.h"
+#include "lib/work-dirs.h"
 
 /* What the command line asked for; read-only to the engine. */
 struct convert_options {
@@ -39,16 +40,6 @@ int convert_online(const struct convert_options *o);
 int convert_offline(const struct convert_options *o);
 /* Convert the Proton prefixes of the library O->arg that are not +F. */
 int convert_prefixes(const struct convert_options *o);
-
-/*
- * The work directory of a conversion of the tree with inode INO is
- * PARENT/.gamepart-convert.INO; it holds the journal and the temporary
- * directories, and exists only while a conversion is under way.
- */
-#define CONVERT_WORK_PREFIX	".gamepart-convert."
-
-/* Whether NAME is the name of a conversion's work directory. */
-bool convert_is_work_dir(const char *name, size_t len);
 
 /* Whether a conversion of the directory DIRFD was interrupted (its work
    directory is still there). */

@@ -212,13 +212,6 @@ void workspace_close(struct workspace *ws)
 	ws->workfd = ws->parentfd = -1;
 }
 
-bool convert_is_work_dir(const char *name, size_t len)
-{
-	size_t plen = strlen(CONVERT_WORK_PREFIX);
-
-	return len > plen && !memcmp(name, CONVERT_WORK_PREFIX, plen);
-}
-
 bool convert_interrupted(int dirfd)
 {
 	struct stat st;

@@ -3,7 +3,7 @@
 # groups: quick
 # partition-tool keeps its layers (see partition-tool/README.md): the
 # includes between its own files form no cycle, lib/ includes only lib/,
-# convert/ only lib/ and itself; no .c file is over 600 lines and no
+# convert/ and import/ only lib/ and themselves; no .c file is over 600 lines and no
 # command file over 400; constants that system headers define are not
 # typed again.
 
@@ -14,7 +14,7 @@ make_scratch
 # Each "#include "x.h"" of the tool's own files, as "FILE HEADER" with
 # both relative to partition-tool/ (a header is looked up beside its
 # includer first, then from partition-tool/, as cc -I. does).
-(cd "$src" && for f in *.[ch] lib/*.[ch] convert/*.[ch]; do
+(cd "$src" && for f in *.[ch] lib/*.[ch] convert/*.[ch] import/*.[ch]; do
 	sed -n 's/^#include "\(.*\)"/\1/p' "$f" | while read -r h; do
 		if [ -e "$(dirname "$f")/$h" ]; then
 			h=$(realpath --relative-to=. "$(dirname "$f")/$h")
@@ -32,8 +32,10 @@ is "$(awk '$1 ~ /^lib\// && $2 !~ /^lib\//' "$scratch/includes")" "" \
 	"lib/ includes nothing above it"
 is "$(awk '$1 ~ /^convert\// && $2 !~ /^(lib|convert)\//' "$scratch/includes")" "" \
 	"convert/ includes only lib/ and itself"
+is "$(awk '$1 ~ /^import\// && $2 !~ /^(lib|import)\//' "$scratch/includes")" "" \
+	"import/ includes only lib/ and itself"
 
-is "$(cd "$src" && wc -l *.c lib/*.c convert/*.c | awk '$2 != "total" && $1 > 600')" "" \
+is "$(cd "$src" && wc -l *.c lib/*.c convert/*.c import/*.c | awk '$2 != "total" && $1 > 600')" "" \
 	"no .c file over 600 lines"
 is "$(cd "$src" && wc -l cmd-*.c | awk '$2 != "total" && $1 > 400')" "" \
 	"no command file over 400 lines"

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The report of an import, for people or as JSON:
+ *   {"source": S, "library": L, "mode": "copy"|"move", "policy": P,
+ *    "outcome": O, "files": N, "symlinks": N, "directories": N,
+ *    "bytes": N, "owner": {"uid": U, "gid": G},
+ *    "renames": [{"from": SRC-PATH, "to": LIBRARY-PATH}],
+ *    "merges": [{"from": SRC-PATH, "into": LIBRARY-PATH}],
+ *    "not_casefolded": [LIBRARY-PATH], "report": {as check gives it}}
+ * A resumed run reports the whole import, not only its own part.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <json-c/json.h>
+
+#include "import.h"
+#include "lib/report.h"
+#include "lib/util.h"
+
+static json_object *jpath(const char *s)
+{
+	char *e = report_escape(s, strlen(s), false);
+	json_object *o = json_object_new_string(e);
+
+	free(e);
+	return o;
+}
+
+static json_object *result_json(const struct import_result *r)
+{
+	const struct import_plan *p = r->plan;
+	json_object *root = json_object_new_object();
+	json_object *renames = json_object_new_array();
+	json_object *merges = json_object_new_array();
+	json_object *plain = json_object_new_array();
+	json_object *owner = json_object_new_object();
+	size_t i;
+
+	if (!root || !renames || !merges || !plain || !owner)
+		gp_die("out of memory");
+	json_object_object_add(root, "source", jpath(r->src));
+	json_object_object_add(root, "library", jpath(r->o->library));
+	json_object_object_add(root, "mode",
+			       json_object_new_string(r->move ? "move" : "copy"));
+	json_object_object_add(root, "policy", json_object_new_string(
+				       collision_policy_name(r->policy)));
+	json_object_object_add(root, "outcome",
+			       json_object_new_string(r->outcome));
+	json_object_object_add(root, "files", json_object_new_int64((int64_t)p->files));
+	json_object_object_add(root, "symlinks",
+			       json_object_new_int64((int64_t)p->symlinks));
+	json_object_object_add(root, "directories",
+			       json_object_new_int64((int64_t)p->dirs));
+	json_object_object_add(root, "bytes", json_object_new_int64((int64_t)p->bytes));
+	json_object_object_add(owner, "uid", json_object_new_int64(r->owner));
+	json_object_object_add(owner, "gid", json_object_new_int64(r->group));
+	json_object_object_add(root, "owner", owner);
+	for (i = 0; i < p->nchanges; i++) {
+		const struct import_change *c = &p->changes[i];
+		json_object *o = json_object_new_object();
+
+		if (!o)
+			gp_die("out of memory");
+		json_object_object_add(o, "from", jpath(c->src));
+		json_object_object_add(o, c->merge ? "into" : "to", jpath(c->dest));
+		json_object_array_add(c->merge ? merges : renames, o);
+	}
+	json_object_object_add(root, "renames", renames);
+	json_object_object_add(root, "merges", merges);
+	for (i = 0; i < p->nplain; i++)
+		json_object_array_add(plain, jpath(p->plain_dirs[i]));
+	json_object_object_add(root, "not_casefolded", plain);
+	/* A resumed run did not plan, so it has no findings to give. */
+	if (!r->resumed)
+		json_object_object_add(root, "report", report_json(r->report));
+	return root;
+}
+
+static const char *json_text(json_object *root)
+{
+	return json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+int import_write_record(const struct import_result *r, int dirfd,
+			const char *name)
+{
+	json_object *root = result_json(r);
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int ret = -1;
+
+	if (f) {
+		fputs(json_text(root), f);
+		fputc('\n', f);
+		ret = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
+		if (fclose(f) != 0)
+			ret = -1;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	json_object_put(root);
+	if (ret < 0 && fd >= 0) {
+		int err = errno;
+
+		unlinkat(dirfd, name, 0);
+		errno = err;
+	}
+	if (ret == 0 && r->owner != geteuid() && geteuid() == 0 &&
+	    fchownat(dirfd, name, r->owner, r->group, 0) < 0)
+		ret = -1;
+	return ret;
+}
+
+static void print_changes(const struct import_result *r, bool done)
+{
+	const struct import_plan *p = r->plan;
+
+	for (size_t i = 0; i < p->nchanges; i++) {
+		const struct import_change *c = &p->changes[i];
+		char *from = report_escape(c->src, strlen(c->src), true);
+		char *to = report_escape(c->dest, strlen(c->dest), true);
+
+		if (c->merge)
+			printf("%s '%s' into '%s'\n", done ? "merged" : "would merge",
+			       from, to);
+		else
+			printf("%s '%s' -> '%s'\n", done ? "renamed" : "would rename",
+			       from, to);
+		free(from);
+		free(to);
+	}
+}
+
+int import_print(const struct import_result *r)
+{
+	const struct import_plan *p = r->plan;
+	bool done = strcmp(r->outcome, "dry run") && strcmp(r->outcome, "stopped");
+	struct passwd *pw = getpwuid(r->owner);
+	size_t merges = 0, i;
+
+	if (r->o->json) {
+		json_object *root = result_json(r);
+
+		fputs(json_text(root), stdout);
+		fputc('\n', stdout);
+		json_object_put(root);
+		return ferror(stdout) ? -1 : 0;
+	}
+	if (!r->resumed && report_print_human(r->report, stdout) < 0)
+		return -1;
+	if (strcmp(r->outcome, "stopped"))
+		print_changes(r, done);
+	for (i = 0; i < p->nchanges; i++)
+		merges += p->changes[i].merge;
+	for (i = 0; i < p->nplain; i++) {
+		char *q = report_escape(p->plain_dirs[i], strlen(p->plain_dirs[i]),
+					true);
+
+		printf("%s: note: not case-insensitive; what goes into it keeps its case (gamepart convert makes it so)\n",
+		       q);
+		free(q);
+	}
+	printf("%s: %zu file%s, %zu symbolic link%s, %zu director%s %s from %s into %s",
+	       r->outcome, p->files, p->files == 1 ? "" : "s",
+	       p->symlinks, p->symlinks == 1 ? "" : "s",
+	       p->dirs, p->dirs == 1 ? "y" : "ies",
+	       r->move ? (done ? "moved" : "to move") :
+			 (done ? "copied" : "to copy"),
+	       r->src, r->o->library);
+	if (strcmp(r->outcome, "stopped"))
+		printf(", %zu renamed, %zu merged", p->nchanges - merges, merges);
+	putchar('\n');
+	if (done && !r->move)
+		printf("owner: the copies belong to %s (%u:%u), the library's owner\n",
+		       pw ? pw->pw_name : "?", (unsigned int)r->owner,
+		       (unsigned int)r->group);
+	if (r->record)
+		printf("record: %s (these renames and merges, as --json gives them)\n",
+		       r->record);
+	return ferror(stdout) ? -1 : 0;
+}

@@ -1,0 +1,503 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Planning an import.  Each directory of the library that receives names
+ * is planned once, with every source directory that lands in it: the
+ * names it already holds come first and keep their place; the arriving
+ * names follow by their bytes (then by the order their directories were
+ * merged), and one that folds like a name taken meets the policy: fail
+ * counts it, merge puts a directory into the directory it meets, and
+ * anything else gets the first free ' (case conflict N)' name.  Two
+ * directories with the very same name are one directory, as with cp -a,
+ * and are not a collision.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "import.h"
+#include "lib/dirread.h"
+#include "lib/fold.h"
+#include "lib/online.h"
+#include "lib/progress.h"
+#include "lib/report.h"
+#include "lib/util.h"
+
+/* A name of the library directory being planned. */
+struct slot {
+	char *name;
+	size_t len;
+	uint32_t key;
+	bool existing;		/* the library held it before */
+	bool is_dir;
+	char *src;		/* arriving: its path in SRC */
+	char **merged;		/* directories of SRC that land in it */
+	size_t nmerged;
+	/* The names that met it, for the report: slot name first. */
+	struct dir_entry *met;
+	size_t nmet;
+};
+
+struct arriving {
+	const char *name;
+	size_t len;
+	bool is_dir;
+	size_t from;		/* which of the merged directories */
+	char *src;
+};
+
+struct planner {
+	int srcfd, libfd;
+	dev_t srcdev;
+	struct folder *folder;
+	enum collision_policy policy;
+	struct report *report;
+	struct import_plan *plan;
+	bool move;		/* plan the removal of emptied directories */
+	struct stat dest_st;	/* the library directory being planned */
+	bool dest_exists;
+	size_t names;
+};
+
+void plan_add_step(struct import_plan *p, enum step_kind kind,
+		   const char *src, const char *dest)
+{
+	if (p->nsteps == p->cap) {
+		p->cap = p->cap ? 2 * p->cap : 256;
+		p->steps = xrealloc(p->steps, p->cap * sizeof(*p->steps));
+	}
+	p->steps[p->nsteps++] = (struct step){
+		.kind = kind,
+		.src = src ? xstrdup(src) : NULL,
+		.dest = dest ? xstrdup(dest) : NULL,
+	};
+}
+
+void plan_add_change(struct import_plan *p, bool merge, const char *src,
+		     const char *dest)
+{
+	if (p->nchanges == p->ccap) {
+		p->ccap = p->ccap ? 2 * p->ccap : 16;
+		p->changes = xrealloc(p->changes, p->ccap * sizeof(*p->changes));
+	}
+	p->changes[p->nchanges++] = (struct import_change){
+		.merge = merge, .src = xstrdup(src), .dest = xstrdup(dest),
+	};
+}
+
+void import_plan_free(struct import_plan *p)
+{
+	size_t i;
+
+	for (i = 0; i < p->nsteps; i++) {
+		free(p->steps[i].src);
+		free(p->steps[i].dest);
+	}
+	for (i = 0; i < p->nchanges; i++) {
+		free(p->changes[i].src);
+		free(p->changes[i].dest);
+	}
+	for (i = 0; i < p->nplain; i++)
+		free(p->plain_dirs[i]);
+	free(p->steps);
+	free(p->changes);
+	free(p->plain_dirs);
+	memset(p, 0, sizeof(*p));
+}
+
+static char *join(const char *dir, const char *name, size_t len)
+{
+	if (!strcmp(dir, "."))
+		return xasprintf("%.*s", (int)len, name);
+	return xasprintf("%s/%.*s", dir, (int)len, name);
+}
+
+static void say_path(const char *what, const char *path, const char *why)
+{
+	char *q = report_escape(path, strlen(path), true);
+
+	progress_clear();
+	gp_warn("%s/%s: %s", what, q, why);
+	free(q);
+}
+
+/* The slot whose name folds like NAME, or NULL. */
+static struct slot *slot_find(const struct planner *pl, struct slot *slots,
+			      size_t n, const char *name, size_t len,
+			      uint32_t key)
+{
+	for (size_t i = 0; i < n; i++)
+		if (slots[i].key == key &&
+		    fold_equal(pl->folder, slots[i].name, slots[i].len, name, len))
+			return &slots[i];
+	return NULL;
+}
+
+static struct slot *slot_add(struct slot **slots, size_t *n, size_t *cap,
+			     const char *name, size_t len, uint32_t key)
+{
+	struct slot *s;
+
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 16;
+		*slots = xrealloc(*slots, *cap * sizeof(**slots));
+	}
+	s = &(*slots)[(*n)++];
+	memset(s, 0, sizeof(*s));
+	s->name = xmalloc(len + 1);
+	memcpy(s->name, name, len);
+	s->name[len] = '\0';
+	s->len = len;
+	s->key = key;
+	return s;
+}
+
+static void slot_met(struct slot *s, const char *name, size_t len)
+{
+	if (!s->nmet) {
+		s->met = xmalloc(2 * sizeof(*s->met));
+		s->met[s->nmet++] = (struct dir_entry){ .name = s->name,
+							.len = s->len };
+	} else {
+		s->met = xrealloc(s->met, (s->nmet + 1) * sizeof(*s->met));
+	}
+	s->met[s->nmet++] = (struct dir_entry){ .name = name, .len = len };
+}
+
+static void slot_merge(struct slot *s, const char *src)
+{
+	s->merged = xrealloc(s->merged, (s->nmerged + 1) * sizeof(*s->merged));
+	s->merged[s->nmerged++] = xstrdup(src);
+}
+
+/* S is A's place: a directory lists its source first among those
+   merged into it. */
+static void slot_arrive(struct slot *s, struct arriving *a)
+{
+	s->is_dir = a->is_dir;
+	if (a->is_dir) {
+		slot_merge(s, a->src);
+	} else {
+		s->src = a->src;
+		a->src = NULL;
+	}
+}
+
+static int arriving_cmp(const void *a, const void *b)
+{
+	const struct arriving *x = a, *y = b;
+	int c = bytes_cmp(x->name, x->len, y->name, y->len);
+
+	if (c)
+		return c;
+	return x->from < y->from ? -1 : x->from > y->from;
+}
+
+/*
+ * Read the source directory SRC (a path in SRC) into ARR, as one of the
+ * directories landing in the library directory being planned.  Entries
+ * that cannot be imported are said and counted.
+ */
+static int read_source(struct planner *pl, const char *src, size_t from,
+		       struct dir_entries *ents, struct arriving **arr,
+		       size_t *narr)
+{
+	int fd = online_open_dir_beneath(pl->srcfd, src, false);
+	size_t i;
+
+	struct stat st;
+
+	if (fd < 0 || fstat(fd, &st) < 0 ||
+	    dirread_online(fd, true, ents) < 0) {
+		say_path("SRC", src, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (pl->dest_exists && st.st_dev == pl->dest_st.st_dev &&
+	    st.st_ino == pl->dest_st.st_ino) {
+		say_path("SRC", src, "it is the library directory it would go into");
+		close(fd);
+		return -1;
+	}
+	*arr = xrealloc(*arr, (*narr + ents->count) * sizeof(**arr));
+	for (i = 0; i < ents->count; i++) {
+		const struct dir_entry *e = &ents->v[i];
+		char *path = join(src, e->name, e->len);
+
+		if (fstatat(fd, e->name, &st, AT_SYMLINK_NOFOLLOW) < 0) {
+			say_path("SRC", path, strerror(errno));
+			free(path);
+			close(fd);
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode) && st.st_dev != pl->srcdev) {
+			say_path("SRC", path, "another filesystem is mounted here; import it on its own");
+			pl->plan->unimportable++;
+			free(path);
+			continue;
+		}
+		if (!S_ISDIR(st.st_mode) && !S_ISREG(st.st_mode) &&
+		    !S_ISLNK(st.st_mode)) {
+			say_path("SRC", path, "neither a file, a directory nor a symbolic link; a library has no use for it, move it away");
+			pl->plan->unimportable++;
+			free(path);
+			continue;
+		}
+		if (!strcmp(src, ".") && convert_is_work_dir(e->name, e->len)) {
+			say_path("SRC", path, "a conversion was interrupted here; finish it (gamepart convert --resume) first");
+			pl->plan->unimportable++;
+			free(path);
+			continue;
+		}
+		if (S_ISREG(st.st_mode)) {
+			pl->plan->files++;
+			pl->plan->bytes += (uint64_t)st.st_size;
+		} else if (S_ISLNK(st.st_mode)) {
+			pl->plan->symlinks++;
+		} else {
+			pl->plan->dirs++;
+		}
+		(*arr)[(*narr)++] = (struct arriving){
+			.name = e->name, .len = e->len,
+			.is_dir = S_ISDIR(st.st_mode), .from = from, .src = path,
+		};
+	}
+	close(fd);
+	return 0;
+}
+
+/* Judge an arriving name by itself: invalid or with ignorables. */
+static void examine_name(struct planner *pl, const struct arriving *a)
+{
+	uint32_t cp;
+
+	switch (fold_examine(pl->folder, a->name, a->len, &cp)) {
+	case FOLD_INVALID:
+		report_invalid(pl->report, a->name, a->len,
+			       folder_strict(pl->folder));
+		pl->plan->refused += folder_strict(pl->folder);
+		break;
+	case FOLD_IGNORABLE:
+		report_ignorable(pl->report, a->name, a->len, cp);
+		break;
+	case FOLD_PLAIN:
+		break;
+	}
+}
+
+static bool name_taken(const struct planner *pl, struct slot *slots,
+		       size_t n, const char *name, size_t len)
+{
+	return slot_find(pl, slots, n, name, len,
+			 fold_key(pl->folder, name, len)) != NULL;
+}
+
+static int plan_dir(struct planner *pl, const char *dest, bool exists,
+		    char *const *srcs, size_t nsrcs);
+
+/* Plan the slots, once decided, and the directories below them. */
+static int plan_slots(struct planner *pl, const char *dest,
+		      struct slot *slots, size_t n)
+{
+	struct import_plan *p = pl->plan;
+	int ret = 0;
+
+	for (size_t i = 0; i < n && !ret; i++) {
+		struct slot *s = &slots[i];
+		char *path = join(dest, s->name, s->len);
+
+		if (!s->existing && !s->is_dir) {
+			plan_add_step(p, STEP_ENTRY, s->src, path);
+		} else if (!s->existing) {
+			/* merged[0] is its own source, whose attributes it
+			   takes. */
+			plan_add_step(p, STEP_MKDIR, s->merged[0], path);
+			ret = plan_dir(pl, path, false, s->merged, s->nmerged);
+			plan_add_step(p, STEP_DIR_ATTRS, s->merged[0], path);
+		} else if (s->nmerged) {
+			ret = plan_dir(pl, path, true, s->merged, s->nmerged);
+		}
+		if (s->is_dir && pl->move)
+			for (size_t k = 0; k < s->nmerged; k++)
+				plan_add_step(p, STEP_RMDIR, s->merged[k], path);
+		free(path);
+	}
+	return ret;
+}
+
+static void report_groups(struct planner *pl, const char *dest, bool casefolded,
+			  struct slot *slots, size_t n, size_t scanned)
+{
+	bool reported = false;
+
+	for (size_t i = 0; i < n; i++) {
+		const struct dir_entry **names;
+
+		if (!slots[i].nmet)
+			continue;
+		if (!reported) {
+			report_dir(pl->report, dest, casefolded);
+			reported = true;
+		}
+		names = xmalloc(slots[i].nmet * sizeof(*names));
+		for (size_t k = 0; k < slots[i].nmet; k++)
+			names[k] = &slots[i].met[k];
+		report_collision(pl->report, names, slots[i].nmet);
+		free(names);
+	}
+	if (!reported)
+		report_dir(pl->report, dest, casefolded);
+	report_scanned(pl->report, scanned);
+}
+
+/*
+ * Plan the library directory DEST (made by the import unless EXISTS)
+ * receiving the entries of the source directories SRCS.
+ */
+static int plan_dir(struct planner *pl, const char *dest, bool exists,
+		    char *const *srcs, size_t nsrcs)
+{
+	struct import_plan *p = pl->plan;
+	struct dir_entries *ents = xcalloc(nsrcs + 1, sizeof(*ents));
+	struct arriving *arr = NULL;
+	struct slot *slots = NULL;
+	size_t narr = 0, nslots = 0, cap = 0, i;
+	bool casefolded = true;
+	int ret = -1;
+
+	if (exists) {
+		int fd = online_open_dir_beneath(pl->libfd, dest, true);
+
+		if (fd < 0 || fstat(fd, &pl->dest_st) < 0 ||
+		    dirread_online(fd, true, &ents[nsrcs]) < 0 ||
+		    online_casefolded(fd, &casefolded) < 0) {
+			say_path("LIBRARY", dest, strerror(errno));
+			if (fd >= 0)
+				close(fd);
+			goto out;
+		}
+		close(fd);
+		for (i = 0; i < ents[nsrcs].count; i++) {
+			const struct dir_entry *e = &ents[nsrcs].v[i];
+			struct slot *s;
+
+			if (!strcmp(dest, ".") &&
+			    ((e->len == strlen(IMPORT_WORK_DIR) &&
+			      !memcmp(e->name, IMPORT_WORK_DIR, e->len))))
+				continue;
+			s = slot_add(&slots, &nslots, &cap, e->name, e->len,
+				     fold_key(pl->folder, e->name, e->len));
+			s->existing = true;
+			s->is_dir = e->is_dir;
+		}
+	}
+	pl->dest_exists = exists;
+	for (i = 0; i < nsrcs; i++)
+		if (read_source(pl, srcs[i], i, &ents[i], &arr, &narr) < 0)
+			goto out;
+	if (!casefolded && narr) {
+		p->plain_dirs = xrealloc(p->plain_dirs,
+					 (p->nplain + 1) * sizeof(*p->plain_dirs));
+		p->plain_dirs[p->nplain++] = xstrdup(dest);
+	}
+	qsort(arr, narr, sizeof(*arr), arriving_cmp);
+	for (i = 0; i < narr; i++) {
+		struct arriving *a = &arr[i];
+		uint32_t key = fold_key(pl->folder, a->name, a->len);
+		struct slot *s = slot_find(pl, slots, nslots, a->name, a->len, key);
+		bool same = s && s->len == a->len && !memcmp(s->name, a->name, a->len);
+		char *to;
+
+		examine_name(pl, a);
+		if (!s) {
+			s = slot_add(&slots, &nslots, &cap, a->name, a->len, key);
+			slot_arrive(s, a);
+			continue;
+		}
+		if (same && s->is_dir && a->is_dir) {
+			slot_merge(s, a->src);
+			continue;
+		}
+		slot_met(s, a->name, a->len);
+		if (pl->policy == ON_COLLISION_FAIL)
+			continue;
+		if (pl->policy == ON_COLLISION_MERGE && s->is_dir && a->is_dir) {
+			slot_merge(s, a->src);
+			to = join(dest, s->name, s->len);
+			plan_add_change(p, true, a->src, to);
+			free(to);
+			continue;
+		}
+		{
+			size_t len;
+			char *name = NULL;
+
+			for (unsigned int k = 1; k < 100000; k++) {
+				name = conflict_name(a->name, a->len, k, &len);
+				if (!name || !name_taken(pl, slots, nslots, name, len))
+					break;
+				free(name);
+				name = NULL;
+			}
+			if (!name) {
+				say_path("SRC", a->src, "no room for a ' (case conflict N)' name");
+				p->unnamed++;
+				continue;
+			}
+			s = slot_add(&slots, &nslots, &cap, name, len,
+				     fold_key(pl->folder, name, len));
+			free(name);
+			to = join(dest, s->name, s->len);
+			plan_add_change(p, false, a->src, to);
+			free(to);
+			slot_arrive(s, a);
+		}
+	}
+	/* Counted per group, not per name that met one. */
+	for (i = 0; i < nslots; i++)
+		p->groups += slots[i].nmet > 0;
+	report_groups(pl, dest, casefolded, slots, nslots, narr);
+	pl->names += narr;
+	progress_show("planning: %zu names", pl->names);
+	ret = plan_slots(pl, dest, slots, nslots);
+out:
+	for (i = 0; i < narr; i++)
+		free(arr[i].src);
+	for (i = 0; i < nslots; i++) {
+		free(slots[i].name);
+		free(slots[i].src);
+		for (size_t k = 0; k < slots[i].nmerged; k++)
+			free(slots[i].merged[k]);
+		free(slots[i].merged);
+		free(slots[i].met);
+	}
+	for (i = 0; i <= nsrcs; i++)
+		dir_entries_free(&ents[i]);
+	free(ents);
+	free(arr);
+	free(slots);
+	return ret;
+}
+
+int import_plan(int srcfd, int libfd, struct folder *f,
+		enum collision_policy policy, bool move, struct report *report,
+		struct import_plan *p)
+{
+	struct planner pl = {
+		.srcfd = srcfd, .libfd = libfd, .folder = f, .policy = policy,
+		.report = report, .plan = p, .move = move,
+	};
+	char *top = xstrdup(".");
+	struct stat st;
+	int ret;
+
+	if (fstat(srcfd, &st) < 0)
+		return -1;
+	pl.srcdev = st.st_dev;
+	ret = plan_dir(&pl, ".", true, &top, 1);
+	free(top);
+	return ret;
+}
