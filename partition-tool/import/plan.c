@@ -246,6 +246,14 @@ static int read_source(struct planner *pl, const char *src, size_t from,
 			free(path);
 			continue;
 		}
+		/* A filesystem's own, which would land in the card's. */
+		if (!strcmp(src, ".") && S_ISDIR(st.st_mode) &&
+		    e->len == strlen("lost+found") &&
+		    !memcmp(e->name, "lost+found", e->len)) {
+			say_path("SRC", path, "note: not imported: the source filesystem's own (e2fsck puts what it recovers there); copy what you need from it by hand");
+			free(path);
+			continue;
+		}
 		if (!strcmp(src, ".") && convert_is_work_dir(e->name, e->len)) {
 			say_path("SRC", path, "a conversion was interrupted here; finish it (gamepart convert --resume) first");
 			pl->plan->unimportable++;
