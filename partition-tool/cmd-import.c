@@ -17,7 +17,7 @@ static void usage(FILE *out)
 {
 	fputs("Usage: gamepart import [--dry-run] [--on-collision=fail|rename|merge]\n"
 	      "                       [--move [--force]] [--json] SRC LIBRARY\n"
-	      "       gamepart import --resume [--json] [SRC] LIBRARY\n"
+	      "       gamepart import --resume [--force] [--json] [SRC] LIBRARY\n"
 	      "\n"
 	      "Bring the tree SRC, on any filesystem (ext4, btrfs, NTFS, exFAT,\n"
 	      "overlay, ...), into the directory LIBRARY on a mounted ext4\n"
@@ -101,8 +101,8 @@ int cmd_import(int argc, char **argv)
 	if (o.resume && (o.dry_run || policy_given || o.move))
 		return usage_error("--resume goes on as the interrupted import did: it takes no --%s",
 				   o.dry_run ? "dry-run" : o.move ? "move" : "on-collision");
-	if (o.force && !o.move)
-		return usage_error("--force goes with --move: a copy takes nothing away");
+	if (o.force && !o.move && !o.resume)
+		return usage_error("--force goes with --move (or --resume of a move): a copy takes nothing away");
 	if (nargs == 0 || (nargs == 1 && !o.resume))
 		return usage_error("no %s given", nargs ? "LIBRARY" : o.resume ? "LIBRARY" : "SRC");
 	if (nargs > 2)

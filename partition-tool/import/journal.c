@@ -157,7 +157,7 @@ static int read_plan(struct import_journal *j, FILE *f, struct import_plan *p)
 	for (i = 0; i < n; i++) {
 		if (get_paths(f, &kind, &a, &b) < 0)
 			return -1;
-		if (!known_step(kind)) {
+		if (!known_step(kind) || !a || !b) {
 			free(a);
 			free(b);
 			return -1;
@@ -228,7 +228,8 @@ int import_journal_load(struct import_journal *j, int libfd, const char *library
 		return -1;
 	}
 	fclose(f);
-	j->donefd = openat(j->workfd, DONE, O_RDWR | O_CLOEXEC);
+	/* Made after the plan: a stop between the two leaves none. */
+	j->donefd = openat(j->workfd, DONE, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (j->donefd < 0 || pread(j->donefd, buf, DONE_WIDTH, 0) < 0)
 		goto fail;
 	j->done = strtoul(buf, NULL, 10);
@@ -256,8 +257,9 @@ int import_journal_checkpoint(struct import_journal *j, size_t n)
 
 int import_journal_finish(struct import_journal *j, int libfd)
 {
-	if (unlinkat(j->workfd, DONE, 0) < 0 ||
-	    unlinkat(j->workfd, PLAN, 0) < 0)
+	/* The plan first: without it, what is left is no journal. */
+	if (unlinkat(j->workfd, PLAN, 0) < 0 ||
+	    unlinkat(j->workfd, DONE, 0) < 0)
 		return -1;
 	import_journal_close(j);
 	if (unlinkat(libfd, IMPORT_WORK_DIR, AT_REMOVEDIR) < 0)

@@ -101,7 +101,11 @@ int import_write_record(const struct import_result *r, int dirfd,
 	if (f) {
 		fputs(json_text(root), f);
 		fputc('\n', f);
-		ret = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
+		/* The library's owner's, as the rest; through the descriptor,
+		   never a name that could have been swapped meanwhile. */
+		ret = fflush(f) == 0 &&
+		      (geteuid() != 0 || fchown(fd, r->owner, r->group) == 0) &&
+		      fsync(fd) == 0 ? 0 : -1;
 		if (fclose(f) != 0)
 			ret = -1;
 	} else if (fd >= 0) {
@@ -114,9 +118,6 @@ int import_write_record(const struct import_result *r, int dirfd,
 		unlinkat(dirfd, name, 0);
 		errno = err;
 	}
-	if (ret == 0 && r->owner != geteuid() && geteuid() == 0 &&
-	    fchownat(dirfd, name, r->owner, r->group, 0) < 0)
-		ret = -1;
 	return ret;
 }
 

@@ -17,6 +17,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <ext2fs/ext2_fs.h>
+
 #include "import.h"
 #include "lib/dirread.h"
 #include "lib/fold.h"
@@ -31,6 +33,7 @@ struct slot {
 	size_t len;
 	uint32_t key;
 	bool existing;		/* the library held it before */
+	bool renamed;		/* a ' (case conflict N)' name */
 	bool is_dir;
 	char *src;		/* arriving: its path in SRC */
 	char **merged;		/* directories of SRC that land in it */
@@ -233,8 +236,14 @@ static int read_source(struct planner *pl, const char *src, size_t from,
 			close(fd);
 			return -1;
 		}
+		if (e->len > EXT2_NAME_LEN) {
+			say_path("SRC", path, "a name longer than ext4's 255 bytes; shorten it");
+			pl->plan->unimportable++;
+			free(path);
+			continue;
+		}
 		if (S_ISDIR(st.st_mode) && st.st_dev != pl->srcdev) {
-			say_path("SRC", path, "another filesystem is mounted here; import it on its own");
+			say_path("SRC", path, "another filesystem (or btrfs subvolume) is mounted here; import it on its own");
 			pl->plan->unimportable++;
 			free(path);
 			continue;
@@ -251,6 +260,15 @@ static int read_source(struct planner *pl, const char *src, size_t from,
 		    e->len == strlen("lost+found") &&
 		    !memcmp(e->name, "lost+found", e->len)) {
 			say_path("SRC", path, "note: not imported: the source filesystem's own (e2fsck puts what it recovers there); copy what you need from it by hand");
+			free(path);
+			continue;
+		}
+		/* An old library's journal would land on this run's own. */
+		if (!strcmp(src, ".") &&
+		    fold_equal(pl->folder, e->name, e->len, IMPORT_WORK_DIR,
+			       strlen(IMPORT_WORK_DIR))) {
+			say_path("SRC", path, "the journal of an interrupted import into SRC; finish it (gamepart import --resume) or remove it first");
+			pl->plan->unimportable++;
 			free(path);
 			continue;
 		}
@@ -425,7 +443,8 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 			slot_arrive(s, a);
 			continue;
 		}
-		if (same && s->is_dir && a->is_dir) {
+		/* One directory, as with cp -a: not one named so by us. */
+		if (same && s->is_dir && a->is_dir && !s->renamed) {
 			slot_merge(s, a->src);
 			continue;
 		}
@@ -458,6 +477,7 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 			s = slot_add(&slots, &nslots, &cap, name, len,
 				     fold_key(pl->folder, name, len));
 			free(name);
+			s->renamed = true;
 			to = join(dest, s->name, s->len);
 			plan_add_change(p, false, a->src, to);
 			free(to);

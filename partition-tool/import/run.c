@@ -50,7 +50,7 @@ static int take_steps(struct runner *r)
 	find_links(r);
 	clock_gettime(CLOCK_MONOTONIC, &last);
 	for (i = r->j.done; i < r->plan.nsteps; i++) {
-		if (take_step(r, &r->plan.steps[i], i < r->replace_from) < 0)
+		if (take_step(r, &r->plan.steps[i], i < r->replay_until) < 0)
 			return -1;
 		crash_point(&r->crash, "import");
 		progress_show("%zu of %zu steps", i + 1, r->plan.nsteps);
@@ -99,9 +99,9 @@ static bool inside(int libfd, int srcfd)
 }
 
 /* Moving from under a running game would pull its files away. */
-static int refuse_held(const struct runner *r)
+static int refuse_held(const struct runner *r, const char *src)
 {
-	char *real = realpath(r->o->src, NULL), *text;
+	char *real = realpath(src, NULL), *text;
 	struct holders h;
 
 	if (!real || r->o->force)
@@ -113,7 +113,7 @@ static int refuse_held(const struct runner *r)
 	}
 	text = holders_text(&h, 5);
 	gp_warn("%s: in use by %s; quit them first (or --force: they may find files gone)",
-		r->o->src, text);
+		src, text);
 	free(text);
 	holders_free(&h);
 	free(real);
@@ -121,6 +121,23 @@ static int refuse_held(const struct runner *r)
 ok:
 	free(real);
 	return 0;
+}
+
+/*
+ * Whether A and B are on one mount: rename(2) works only within one, and
+ * two mounts of one filesystem (a bind mount) have the same st_dev.
+ */
+static bool same_mount(int a, int b)
+{
+	struct statx x, y;
+
+	if (statx(a, "", AT_EMPTY_PATH, STATX_MNT_ID, &x) < 0 ||
+	    statx(b, "", AT_EMPTY_PATH, STATX_MNT_ID, &y) < 0)
+		return false;
+	if (!(x.stx_mask & y.stx_mask & STATX_MNT_ID))
+		return x.stx_dev_major == y.stx_dev_major &&
+		       x.stx_dev_minor == y.stx_dev_minor;
+	return x.stx_mnt_id == y.stx_mnt_id;
 }
 
 static int check_space(const struct runner *r)
@@ -217,7 +234,6 @@ static int prepare_new(struct runner *r, struct folder *f,
 		       struct report *report, struct import_result *res)
 {
 	const struct import_options *o = r->o;
-	struct stat s, l;
 	int stop;
 
 	if (open_source(r, o->src) < 0)
@@ -227,14 +243,12 @@ static int prepare_new(struct runner *r, struct folder *f,
 			o->src, r->library);
 		return EXIT_TROUBLE;
 	}
-	if (fstat(r->srcfd, &s) < 0 || fstat(r->libfd, &l) < 0)
-		return EXIT_TROUBLE;
-	if (o->move && s.st_dev != l.st_dev) {
-		gp_warn("%s: on another filesystem than %s; --move renames within one, copy it instead",
+	if (o->move && !same_mount(r->srcfd, r->libfd)) {
+		gp_warn("%s: on another filesystem (or mount) than %s; --move renames within one, copy it instead",
 			o->src, r->library);
 		return EXIT_TROUBLE;
 	}
-	if (o->move && refuse_held(r) < 0)
+	if (o->move && refuse_held(r, o->src) < 0)
 		return EXIT_TROUBLE;
 	progress_begin(r->label);
 	if (import_plan(r->srcfd, r->libfd, f, o->policy, o->move, report,
@@ -283,6 +297,8 @@ static int prepare_resume(struct runner *r, struct import_result *res)
 	}
 	if (open_source(r, r->j.src) < 0)
 		return EXIT_TROUBLE;
+	if (r->j.move && refuse_held(r, r->j.src) < 0)
+		return EXIT_TROUBLE;
 	r->move = r->j.move;
 	res->move = r->j.move;
 	res->policy = r->j.policy;
@@ -290,7 +306,7 @@ static int prepare_resume(struct runner *r, struct import_result *res)
 	res->resumed = true;
 	res->src = r->src_name;
 	/* The steps after the last sync may have left their work. */
-	r->replace_from = r->plan.nsteps;
+	r->replay_until = r->plan.nsteps;
 	return -1;
 }
 
@@ -339,10 +355,15 @@ int import_run(const struct import_options *o)
 	if (loaded < 0)
 		goto out_target;
 	if (loaded == 0 && !o->resume) {
-		gp_warn("%s: an import from %s into it was interrupted; finish it with: gamepart import --resume %s",
-			o->library, r.j.src, o->library);
+		gp_warn("%s: an import from %s into it was interrupted; finish it with: gamepart import --resume %s (or remove %s/%s to give it up, keeping what it copied)",
+			o->library, r.j.src, o->library, o->library,
+			IMPORT_WORK_DIR);
 		goto out_journal;
 	}
+	if (o->dry_run && faccessat(r.libfd, IMPORT_WORK_DIR, F_OK,
+				    AT_SYMLINK_NOFOLLOW) == 0)
+		gp_warn("%s: note: an import into it was interrupted; an import would be refused until it is finished (--resume)",
+			o->library);
 	if (loaded == 1 && o->resume) {
 		gp_warn("%s: no import into it was interrupted", o->library);
 		goto out_target;
@@ -357,8 +378,8 @@ int import_run(const struct import_options *o)
 	ret = take_steps(&r) < 0 ? -1 : 0;
 	progress_end();
 	if (ret < 0) {
-		gp_warn("%s: the import stopped; once the cause is fixed, finish it with: gamepart import --resume %s",
-			o->library, o->library);
+		gp_warn("%s: the import stopped; once the cause is fixed, finish it with: gamepart import --resume %s (or remove %s/%s to give it up)",
+			o->library, o->library, o->library, IMPORT_WORK_DIR);
 		ret = EXIT_TROUBLE;
 		goto out_journal;
 	}

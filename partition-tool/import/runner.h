@@ -41,7 +41,8 @@ struct runner {
 	gid_t group;
 	bool chown;		/* give copies to the library's owner */
 	bool move;
-	size_t replace_from;	/* steps from here may find their own work */
+	size_t replay_until;	/* steps before it may find their own work
+				   (resuming: all of them) */
 	struct linked *links;
 	size_t nlinks;
 	char *buf;

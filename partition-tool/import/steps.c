@@ -63,8 +63,8 @@ static int parent_of(struct dir_cache *c, const char *path, const char **base)
 
 int import_fail(const char *top, const char *path, const char *what)
 {
-	char *q = report_escape(path, strlen(path), true);
 	int err = errno;
+	char *q = report_escape(path, strlen(path), true);
 
 	progress_clear();
 	gp_warn("%s/%s: %s: %s", top, q, what, strerror(err));
@@ -125,6 +125,7 @@ static int copy_to_tmp(struct runner *r, int sfd, const char *base,
 {
 	const struct timespec times[2] = { st->st_atim, st->st_mtim };
 	int wfd = r->j.workfd, in, out, ret = -1;
+	struct stat now;
 
 	if (unlinkat(wfd, IMPORT_TMP_NAME, 0) < 0 && errno != ENOENT)
 		return -1;
@@ -149,9 +150,19 @@ static int copy_to_tmp(struct runner *r, int sfd, const char *base,
 			ret = utimensat(wfd, IMPORT_TMP_NAME, times, AT_SYMLINK_NOFOLLOW);
 		return ret;
 	}
-	in = openat(sfd, base, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	/* Not blocked by a FIFO put in the file's place since the plan. */
+	in = openat(sfd, base, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		return -1;
+	if (fstat(in, &now) < 0) {
+		close(in);
+		return -1;
+	}
+	if (!S_ISREG(now.st_mode)) {
+		close(in);
+		errno = ESTALE;	/* not the file that was planned */
+		return -1;
+	}
 	out = openat(wfd, IMPORT_TMP_NAME, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 		     0600);
 	if (out >= 0 && copy_data(r, in, out) == 0 &&
@@ -164,23 +175,83 @@ static int copy_to_tmp(struct runner *r, int sfd, const char *base,
 	return ret;
 }
 
+/*
+ * Whether DEST, found at a step's name when it is taken again, is the
+ * interrupted run's copy of the entry SRC (whole or not: its data may
+ * not have reached the disk) rather than something another program put
+ * there: only a copy has the source's type, mode and mtime, and, copied
+ * by root, the library's owner.
+ */
+static bool own_copy(const struct runner *r, const struct stat *src,
+		     const struct stat *dest)
+{
+	return (src->st_mode & S_IFMT) == (dest->st_mode & S_IFMT) &&
+	       (S_ISLNK(src->st_mode) ||
+		(src->st_mode & 0777) == (dest->st_mode & 0777)) &&
+	       src->st_mtim.tv_sec == dest->st_mtim.tv_sec &&
+	       src->st_mtim.tv_nsec == dest->st_mtim.tv_nsec &&
+	       (!r->chown || dest->st_uid == r->owner);
+}
+
+static int taken(struct runner *r, const struct step *s)
+{
+	errno = EEXIST;
+	return import_fail(r->library, s->dest,
+			   "the name was taken during the import; move that away, then --resume");
+}
+
+/* Link DEST to the copy FIRST (a path in LIBRARY) of the same file, SRC. */
+static int link_copy(struct runner *r, const struct step *s, int dfd,
+		     const char *dbase, const char *first,
+		     const struct stat *src, bool replay)
+{
+	const char *slash = strrchr(first, '/');
+	char *dir = slash ? xasprintf("%.*s", (int)(slash - first), first) :
+			    xstrdup(".");
+	int ffd = online_open_dir_beneath(r->libfd, dir, true), ret = -1;
+	struct stat f, d;
+
+	free(dir);
+	if (ffd < 0)
+		return import_fail(r->library, first, "cannot open its directory");
+	if (replay && fstatat(dfd, dbase, &d, AT_SYMLINK_NOFOLLOW) == 0) {
+		if (fstatat(ffd, slash ? slash + 1 : first, &f,
+			    AT_SYMLINK_NOFOLLOW) == 0 && f.st_ino == d.st_ino) {
+			close(ffd);
+			return 0;
+		}
+		if (!own_copy(r, src, &d) || unlinkat(dfd, dbase, 0) < 0) {
+			close(ffd);
+			return taken(r, s);
+		}
+	}
+	if (linkat(ffd, slash ? slash + 1 : first, dfd, dbase, 0) == 0)
+		ret = 0;
+	else
+		import_fail(r->library, s->dest, "cannot link it");
+	close(ffd);
+	return ret;
+}
+
 static int step_entry(struct runner *r, const struct step *s, bool replay)
 {
 	const char *sbase, *dbase;
 	int sfd = parent_of(&r->src, s->src, &sbase);
+	int serr = errno;
 	int dfd = parent_of(&r->dest, s->dest, &dbase);
-	unsigned int noreplace = replay ? 0 : RENAME_NOREPLACE;
 	const struct linked *l;
-	struct stat st;
+	struct stat st, there;
 
 	if (dfd < 0)
 		return import_fail(r->library, s->dest, "cannot open its directory");
 	/* Moved, and its directory removed, before the interruption. */
-	if (sfd < 0 && errno == ENOENT && r->move && replay &&
+	if (sfd < 0 && serr == ENOENT && r->move && replay &&
 	    fstatat(dfd, dbase, &st, AT_SYMLINK_NOFOLLOW) == 0)
 		return 0;
-	if (sfd < 0)
+	if (sfd < 0) {
+		errno = serr;
 		return import_fail("SRC", s->src, "cannot open its directory");
+	}
 	if (r->move) {
 		if (renameat2(sfd, sbase, dfd, dbase, RENAME_NOREPLACE) == 0)
 			return 0;
@@ -195,19 +266,18 @@ static int step_entry(struct runner *r, const struct step *s, bool replay)
 	if (fstatat(sfd, sbase, &st, AT_SYMLINK_NOFOLLOW) < 0)
 		return import_fail("SRC", s->src, "cannot read it");
 	l = S_ISREG(st.st_mode) ? linked_find(r, &st) : NULL;
-	if (l) {
-		if (replay)
-			unlinkat(dfd, dbase, 0);
-		if (linkat(r->libfd, l->dest, dfd, dbase, 0) < 0)
-			return import_fail(r->library, s->dest, "cannot link it");
-		return 0;
-	}
+	if (l)
+		return link_copy(r, s, dfd, dbase, l->dest, &st, replay);
+	if (replay && fstatat(dfd, dbase, &there, AT_SYMLINK_NOFOLLOW) == 0 &&
+	    !own_copy(r, &st, &there))
+		return taken(r, s);
 	if (copy_to_tmp(r, sfd, sbase, &st) < 0)
 		return import_fail("SRC", s->src, "cannot copy it");
-	if (renameat2(r->j.workfd, IMPORT_TMP_NAME, dfd, dbase, noreplace) < 0)
-		return import_fail(r->library, s->dest, errno == EEXIST ?
-			    "the name was taken during the import" :
-			    "cannot put the copy in place");
+	/* Taken again, the step replaces its own copy (own_copy()). */
+	if (renameat2(r->j.workfd, IMPORT_TMP_NAME, dfd, dbase,
+		      replay ? 0 : RENAME_NOREPLACE) < 0)
+		return errno == EEXIST ? taken(r, s) :
+		       import_fail(r->library, s->dest, "cannot put the copy in place");
 	linked_add(r, &st, s->dest);
 	return 0;
 }

@@ -7,7 +7,9 @@
 # every file of the source is where the report (the whole import's,
 # renames and merges made before the stop included) says, with its data.
 # The same with --move within one filesystem: the entries keep their
-# inodes, the source is left empty, and a stopped move resumes too.
+# inodes, the source is left empty, and a stopped move resumes too.  A
+# name another program takes before the resumed run reaches it is not
+# replaced: the run stops there and says so.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -76,10 +78,30 @@ if [ "${1-}" = --guest ]; then
 		is "$(find $src -mindepth 1 | wc -l)" 0 "move, step $when: the source is left empty"
 	done
 
+	# Something of another program's at a name the import has not
+	# reached: --resume stops there instead of replacing it.
+	lib=$mnt/taken
+	mkdir $lib && chattr +F $lib
+	{ GAMEPART_TEST_CRASH_AFTER=1 "$gp" import --on-collision=merge $mnt/src $lib \
+		>/dev/null 2>&1; } 2>/dev/null
+	mkdir -p $lib/steamapps/common/ModdedGame
+	echo "Steam's" >$lib/steamapps/common/ModdedGame/CONFIG.INI
+	rc=0
+	"$gp" import --resume $lib >/dev/null 2>/tmp/err || rc=$?
+	is "$rc" 2 "a name taken meanwhile: --resume stops"
+	grep -q "ModdedGame/Config.ini: the name was taken during the import" /tmp/err
+	ok $? "and names it" || diag "$(cat /tmp/err)"
+	is "$(cat $lib/steamapps/common/ModdedGame/CONFIG.INI)" "Steam's" "what is there is left as it was"
+	rm $lib/steamapps/common/ModdedGame/CONFIG.INI
+	"$gp" import --resume --json $lib >/tmp/resume.json 2>/tmp/err
+	ok $? "moved away: --resume finishes" || diag "$(cat /tmp/err)"
+	"$tree" imported $mnt/src.json $lib /tmp/resume.json >/tmp/diff
+	ok $? "and every file is where the report says" || diag "$(head -n 20 /tmp/diff)"
+
 	rc=0
 	"$gp" import --move /run $mnt/copy-1 >/dev/null 2>/tmp/err || rc=$?
 	is "$rc" 2 "move across filesystems: refused"
-	grep -q "on another filesystem than" /tmp/err
+	grep -q "on another filesystem (or mount) than" /tmp/err
 	ok $? "move across filesystems: says why" || diag "$(cat /tmp/err)"
 	unmount_and_fsck
 	done_testing

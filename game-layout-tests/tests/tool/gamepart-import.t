@@ -10,7 +10,8 @@
 # mtime, in +F directories, owned by the library's owner, hard links
 # kept, what the library held untouched, and a record of the renames and
 # merges left beside it; a second import of the same tree collides with
-# the first; with rename, directories are renamed rather than merged.
+# the first; with rename, directories are renamed rather than merged, and
+# one whose name is the conflict name another gets is renamed in turn.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -38,6 +39,12 @@ if [ "${1-}" = --guest ]; then
 	ln "$game/Config.ini" "$game/Save/config-link.ini"
 	ln -s Config.ini "$game/current.ini"
 	ln -s /nowhere "$game/dangling"
+	# A directory named as a conflict name would be: never merged into
+	# the renamed one.
+	mkdir -p "$game/Mods" "$game/mods" "$game/mods (case conflict 1)"
+	echo a >"$game/Mods/a.txt"
+	echo b >"$game/mods/b.txt"
+	echo c >"$game/mods (case conflict 1)/c.txt"
 	mount -t overlay overlay -o lowerdir=$base/lower,upperdir=$base/rw/upper,workdir=$base/rw/work \
 		$base/src
 	ok $? "the source tree, on an overlay"
@@ -86,7 +93,7 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	ok $? "merge: every file of the source is where the report says, as it was" ||
 		diag "$(head -n 20 /tmp/diff)"
 	is "$(jq '[.merges[]] | length' /tmp/merge.json):$(jq '[.renames[]] | length' /tmp/merge.json)" \
-		"6:4" "merge: 6 directories merged, 4 names renamed"
+		"7:4" "merge: 7 directories merged, 4 names renamed"
 	is "$(jq -r '.renames[].to' /tmp/merge.json | grep -c 'case conflict')" 4 \
 		"merge: renamed to ' (case conflict N)' names"
 	is "$(jq '.files' /tmp/merge.json)" \
@@ -124,6 +131,8 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	is "$(jq '[.merges[]] | length' /tmp/rename.json)" 0 "rename: nothing merged"
 	jq -r '.renames[].to' /tmp/rename.json | grep -qx 'steamapps/common/ModdedGame/Data/Meshes (case conflict 1)'
 	ok $? "rename: a colliding directory is renamed"
+	is "$(ls "$lib/second/steamapps/common/Other" | grep -c '^mods (case conflict 1)')" 2 \
+		"rename: a directory already named 'mods (case conflict 1)' is not merged into the renamed one"
 	# For people: every rename and merge on a line, then the summary,
 	# the owner and the record.
 	mkdir $lib/third
@@ -132,8 +141,8 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	"$gp" import --on-collision=merge $src $lib/third >/tmp/out 2>/tmp/err
 	is $? 0 "text: exit status 0"
 	is "$(grep -c "^renamed '.*' -> '.*(case conflict 1)" /tmp/out):$(grep -c "^merged '.*' into '.*'" /tmp/out)" \
-		"4:6" "text: a line for each rename and merge" || diag "$(cat /tmp/out)"
-	grep -qx "imported: $(jq .files /tmp/merge.json) files, 2 symbolic links, $(jq .directories /tmp/merge.json) directories copied from $src into $lib/third, 4 renamed, 6 merged" /tmp/out
+		"4:7" "text: a line for each rename and merge" || diag "$(cat /tmp/out)"
+	grep -qx "imported: $(jq .files /tmp/merge.json) files, 2 symbolic links, $(jq .directories /tmp/merge.json) directories copied from $src into $lib/third, 4 renamed, 7 merged" /tmp/out
 	ok $? "text: the summary" || diag "$(cat /tmp/out)"
 	grep -qx "owner: the copies belong to .* (1000:1000), the library's owner" /tmp/out
 	ok $? "text: whom the copies belong to"
