@@ -18,7 +18,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs wine-prefix windows-progs \
-	progs guest tool tool-asan install install-bin install-units deb demo check check-host check-guest \
+	progs guest tool tool-asan install install-bin install-units deb sysext demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
@@ -37,6 +37,7 @@ help:
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make deb         build/deb/gamepart.deb: the Debian package, lintian-clean'
+	@echo 'make sysext      build/sysext/gamepart.raw: a systemd-sysext image, for a read-only /usr'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
 	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
@@ -155,9 +156,14 @@ install-units:
 deb: deps
 	@scripts/build-deb $(BUILD)/deb
 
+# The systemd-sysext image, for a read-only /usr: build/sysext/gamepart.raw
+# (squashfs) and build/sysext/gamepart/ (the same, a directory).
+sysext: deps tool
+	@scripts/build-sysext $(BUILD)/sysext
+
 # Everything a guest test may use.
 guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
-	tool tool-asan e2fsprogs deb
+	tool tool-asan e2fsprogs deb sysext
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo

@@ -83,6 +83,35 @@ mount_point_of() {
 	findmnt -rn -S "$1" -o TARGET | head -n 1
 }
 
+# insert_card IMG NAME DEV TAG: hot_plug IMG as NAME, then check, each
+# check named "TAG: ...", that the units provision and mount DEV under
+# /run/media/gamedata with a +F library; sets $card, where it is mounted,
+# and $card_id, its units' instance.
+insert_card() {
+	hot_plug "$1" "$2" "$3"
+	ok $? "$4: the card appears"
+	card_id=$(devno "$3")
+	wait_for_jobs
+	ok $? "$4: its units' jobs finish"
+	card=$(mount_point_of "$3")
+	case $card in /run/media/gamedata/gamedata-*) true ;; *) false ;; esac
+	ok $? "$4: provisioned and mounted ('$card')" ||
+		diag "$(journalctl -b -o cat -u "gamepart-*@$card_id.service" | tail -n 20)"
+	has_f "$card/steamapps/common"
+	ok $? "$4: its library is +F"
+}
+
+# pull_card NAME DISK: remove the disk hot_plug inserted as NAME, wait up
+# to 60 seconds for DISK to go, then for the jobs that follow; status 1
+# if it did not go.
+pull_card() {
+	local i=0
+	vmctl monitor device_del "${1}slot" >/dev/null
+	while [ -b "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	wait_for_jobs
+	[ ! -b "$2" ]
+}
+
 # Host side again.
 
 # beyond_e2fsck_p IMG: give the (unmounted) ext4 image IMG damage that

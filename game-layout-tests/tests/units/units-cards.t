@@ -138,26 +138,13 @@ if [ "${1-}" = --guest ]; then
 
 	# A card inserted and pulled.
 	failed_before=$(systemctl list-units --failed --no-legend --plain | sort)
-	hot_plug "$3" card /dev/vdf1
-	ok $? "hot-plug: the card appears"
-	id=$(devno vdf1)
-	wait_for_jobs
-	ok $? "hot-plug: its units' jobs finish"
-	card=$(mount_point_of /dev/vdf1)
-	case $card in /run/media/gamedata/gamedata-*) true ;; *) false ;; esac
-	ok $? "hot-plug: provisioned and mounted ('$card')" ||
-		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
-	has_f "$card/steamapps/common"
-	ok $? "hot-plug: its library is +F"
+	insert_card "$3" card /dev/vdf1 hot-plug
+	id=$card_id
 	# Something using the card when it goes, as a game would.
 	echo data >"$card/steamapps/common/Game.pak"
 	exec 5<"$card/steamapps/common/Game.pak"
-	vmctl monitor device_del cardslot >/dev/null
-	i=0
-	while [ -b /dev/vdf ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ ! -b /dev/vdf ]
+	pull_card card /dev/vdf
 	ok $? "unplug: the card is gone"
-	wait_for_jobs
 	ok $? "unplug: the jobs its removal queued finish" ||
 		diag "still queued: $(systemctl list-jobs --no-legend)"
 	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive \

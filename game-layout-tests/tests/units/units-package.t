@@ -33,17 +33,8 @@ if [ "${1-}" = --guest ]; then
 	[ -f /etc/gamepart.conf ] && dpkg-query -W -f='${Conffiles}' gamepart | grep -q ' /etc/gamepart.conf '
 	ok $? "/etc/gamepart.conf is a conffile"
 
-	hot_plug "$card_img" card /dev/vda1
-	ok $? "a card is inserted"
-	id=$(devno vda1)
-	wait_for_jobs
-	ok $? "its units' jobs finish"
-	card=$(mount_point_of /dev/vda1)
-	case $card in /run/media/gamedata/*) true ;; *) false ;; esac
-	ok $? "the packaged rule and units provision and mount it ('$card')" ||
-		diag "$(journalctl -b -o cat -u "gamepart-*@$id.service" | tail -n 20)"
-	has_f "$card/steamapps/common"
-	ok $? "its library is +F"
+	insert_card "$card_img" card /dev/vda1 "a card, with the packaged rule and units"
+	id=$card_id
 
 	# OWNER= empty, nobody at the screen: the first regular user's.
 	user=$(getent passwd 1000 | cut -d: -f1)
@@ -64,10 +55,7 @@ if [ "${1-}" = --guest ]; then
 	has_f "$card/steamapps/common/Half-Life 2"
 	ok $? "the game folder is +F, inherited from common"
 
-	vmctl monitor device_del cardslot >/dev/null
-	i=0
-	while [ -b /dev/vda ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	wait_for_jobs
+	pull_card card /dev/vda
 	is "$(systemctl is-active "gamepart-mount@$id.service")" inactive "the card is pulled: its units stop"
 
 	dpkg --purge gamepart >/tmp/dpkg.log 2>&1
