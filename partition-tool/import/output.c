@@ -130,12 +130,25 @@ static void print_changes(const struct import_result *r, bool done)
 		char *from = report_escape(c->src, strlen(c->src), true);
 		char *to = report_escape(c->dest, strlen(c->dest), true);
 
+		const char *base = strrchr(c->src, '/');
+
+		base = base ? base + 1 : c->src;
 		if (c->merge)
-			printf("%s '%s' into '%s'\n", done ? "merged" : "would merge",
+			printf("%s '%s' into '%s'", done ? "merged" : "would merge",
 			       from, to);
 		else
-			printf("%s '%s' -> '%s'\n", done ? "renamed" : "would rename",
+			printf("%s '%s' -> '%s'", done ? "renamed" : "would rename",
 			       from, to);
+		/* NFC and NFD print alike: say which one this was. */
+		for (const char *b = base; *b; b++)
+			if ((unsigned char)*b >= 0x80) {
+				char *sp = report_spelled(base, strlen(base));
+
+				printf(" (spelled \"%s\")", sp);
+				free(sp);
+				break;
+			}
+		putchar('\n');
 		free(from);
 		free(to);
 	}

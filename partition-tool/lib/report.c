@@ -241,7 +241,7 @@ char *report_escape(const char *name, size_t len, bool human)
  * that a terminal draws alike (NFC "é" and NFD "e" + U+0301) show how
  * they differ.  Bytes that are not UTF-8 are written \xNN.
  */
-static char *spelled(const char *name, size_t len)
+char *report_spelled(const char *name, size_t len)
 {
 	const unsigned char *s = (const unsigned char *)name;
 	char *out = xmalloc(10 * len + 1), *o = out;
@@ -305,7 +305,7 @@ int report_print_human(struct report *r, FILE *out)
 				continue;
 			fputs("    spelled: ", out);
 			for (j = 0; j < r->coll[c].n; j++) {
-				char *sp = spelled(r->coll[c].names[j].s,
+				char *sp = report_spelled(r->coll[c].names[j].s,
 						   r->coll[c].names[j].len);
 
 				fprintf(out, "%s\"%s\"", j ? ", " : "", sp);
@@ -389,7 +389,7 @@ json_object *report_json(struct report *r)
 
 		for (j = 0; j < r->coll[i].n; j++) {
 			const struct rname *n = &r->coll[i].names[j];
-			char *sp = spelled(n->s, n->len);
+			char *sp = report_spelled(n->s, n->len);
 
 			json_object_array_add(names, jstring(n->s, n->len));
 			json_object_array_add(spellings,

@@ -57,4 +57,11 @@ struct json_object *report_json(struct report *r);
  */
 char *report_escape(const char *name, size_t len, bool human);
 
+/*
+ * NAME with each code point beyond ASCII as <U+XXXX> (and invalid bytes
+ * as \xNN), so that spellings that print alike (NFC and NFD) can be told
+ * apart.  Malloc'ed.
+ */
+char *report_spelled(const char *name, size_t len);
+
 #endif

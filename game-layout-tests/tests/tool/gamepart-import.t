@@ -144,6 +144,8 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 		"4:7" "text: a line for each rename and merge" || diag "$(cat /tmp/out)"
 	grep -qx "imported: $(jq .files /tmp/merge.json) files, 2 symbolic links, $(jq .directories /tmp/merge.json) directories copied from $src into $lib/third, 4 renamed, 7 merged" /tmp/out
 	ok $? "text: the summary" || diag "$(cat /tmp/out)"
+	grep -q "^renamed 'steamapps/common/Other/caf.*\.txt' -> .* (spelled \"caf<U+00E9>\.txt\")$" /tmp/out
+	ok $? "text: the renamed spelling of the NFC/NFD pair is told apart" || diag "$(grep caf /tmp/out)"
 	grep -qx "owner: the copies belong to .* (1000:1000), the library's owner" /tmp/out
 	ok $? "text: whom the copies belong to"
 	grep -q "^record: $lib/third/gamepart-import-src-.*\.json" /tmp/out
