@@ -239,7 +239,7 @@ static int prepare_new(struct runner *r, struct folder *f,
 	if (open_source(r, o->src) < 0)
 		return EXIT_TROUBLE;
 	if (inside(r->libfd, r->srcfd)) {
-		gp_warn("%s: the library %s is inside it: nothing would be left to copy from",
+		gp_warn("%s: the library %s is inside it, and would be copied into itself",
 			o->src, r->library);
 		return EXIT_TROUBLE;
 	}
