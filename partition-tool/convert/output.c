@@ -4,12 +4,9 @@
  * what was done, for people or as JSON: the report's object (report.h)
  * with a "convert" member (see JSON OUTPUT in gamepart.8).
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -188,39 +185,13 @@ static json_object *result_json(const struct convert_result *r,
 	return root;
 }
 
-static const char *json_text(json_object *root)
-{
-	return json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_SPACED |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-}
-
 int write_record(const struct convert_result *r, const char *outcome,
 		 int dirfd, const char *name)
 {
 	json_object *root = result_json(r, outcome);
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	int ret = -1;
+	int ret = report_write_json(root, dirfd, name, (uid_t)-1, (gid_t)-1);
 
-	if (f) {
-		fputs(json_text(root), f);
-		fputc('\n', f);
-		ret = fflush(f) == 0 && fsync(fd) == 0 ? 0 : -1;
-		if (fclose(f) != 0)
-			ret = -1;
-	} else if (fd >= 0) {
-		close(fd);
-	}
 	json_object_put(root);
-	/* No half record: it would pass for the whole one. */
-	if (ret < 0 && fd >= 0) {
-		int err = errno;
-
-		unlinkat(dirfd, name, 0);
-		errno = err;
-	}
 	return ret;
 }
 
@@ -234,7 +205,7 @@ int print_result(const struct convert_result *r, const char *outcome)
 	if (o->json) {
 		json_object *root = result_json(r, outcome);
 
-		fputs(json_text(root), stdout);
+		fputs(report_json_text(root), stdout);
 		fputc('\n', stdout);
 		json_object_put(root);
 		return ferror(stdout) ? -1 : 0;

@@ -9,8 +9,6 @@
  *    "not_casefolded": [LIBRARY-PATH], "report": {as check gives it}}
  * A resumed run reports the whole import, not only its own part.
  */
-#include <errno.h>
-#include <fcntl.h>
 #include <pwd.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -82,42 +80,16 @@ static json_object *result_json(const struct import_result *r)
 	return root;
 }
 
-static const char *json_text(json_object *root)
-{
-	return json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
-					      JSON_C_TO_STRING_SPACED |
-					      JSON_C_TO_STRING_NOSLASHESCAPE);
-}
-
 int import_write_record(const struct import_result *r, int dirfd,
 			const char *name)
 {
 	json_object *root = result_json(r);
-	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-			0644);
-	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
-	int ret = -1;
+	/* The library's owner's, as the rest of it. */
+	int ret = geteuid() == 0 ?
+		  report_write_json(root, dirfd, name, r->owner, r->group) :
+		  report_write_json(root, dirfd, name, (uid_t)-1, (gid_t)-1);
 
-	if (f) {
-		fputs(json_text(root), f);
-		fputc('\n', f);
-		/* The library's owner's, as the rest; through the descriptor,
-		   never a name that could have been swapped meanwhile. */
-		ret = fflush(f) == 0 &&
-		      (geteuid() != 0 || fchown(fd, r->owner, r->group) == 0) &&
-		      fsync(fd) == 0 ? 0 : -1;
-		if (fclose(f) != 0)
-			ret = -1;
-	} else if (fd >= 0) {
-		close(fd);
-	}
 	json_object_put(root);
-	if (ret < 0 && fd >= 0) {
-		int err = errno;
-
-		unlinkat(dirfd, name, 0);
-		errno = err;
-	}
 	return ret;
 }
 
@@ -164,7 +136,7 @@ int import_print(const struct import_result *r)
 	if (r->o->json) {
 		json_object *root = result_json(r);
 
-		fputs(json_text(root), stdout);
+		fputs(report_json_text(root), stdout);
 		fputc('\n', stdout);
 		json_object_put(root);
 		return ferror(stdout) ? -1 : 0;

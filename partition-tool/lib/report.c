@@ -3,8 +3,11 @@
  * Collecting findings about names and printing them, for people or as
  * JSON (json-c).
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include <json-c/json.h>
 
@@ -420,4 +423,42 @@ int report_print_json(struct report *r, FILE *out)
 	fputc('\n', out);
 	json_object_put(root);
 	return ferror(out) ? -1 : 0;
+}
+
+const char *report_json_text(json_object *root)
+{
+	return json_object_to_json_string_ext(root, JSON_C_TO_STRING_PRETTY |
+					      JSON_C_TO_STRING_SPACED |
+					      JSON_C_TO_STRING_NOSLASHESCAPE);
+}
+
+int report_write_json(json_object *root, int dirfd, const char *name,
+		      uid_t uid, gid_t gid)
+{
+	int fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+			0644);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+	int ret = -1;
+
+	if (f) {
+		fputs(report_json_text(root), f);
+		fputc('\n', f);
+		/* Through the descriptor, never a name that could have been
+		   swapped meanwhile. */
+		ret = fflush(f) == 0 &&
+		      (uid == (uid_t)-1 || fchown(fd, uid, gid) == 0) &&
+		      fsync(fd) == 0 ? 0 : -1;
+		if (fclose(f) != 0)
+			ret = -1;
+	} else if (fd >= 0) {
+		close(fd);
+	}
+	/* No half file: it would pass for the whole one. */
+	if (ret < 0 && fd >= 0) {
+		int err = errno;
+
+		unlinkat(dirfd, name, 0);
+		errno = err;
+	}
+	return ret;
 }

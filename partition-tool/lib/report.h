@@ -17,9 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 struct report;
 struct dir_entry;
+struct json_object;
 
 struct report *report_new(void);
 void report_free(struct report *r);
@@ -46,6 +48,15 @@ size_t report_collisions(const struct report *r);
 /* Print; -1 (with a message) if the output failed. */
 int report_print_human(struct report *r, FILE *out);
 int report_print_json(struct report *r, FILE *out);
+/* ROOT as gamepart prints JSON: indented, '/' unescaped. */
+const char *report_json_text(struct json_object *root);
+/*
+ * ROOT, as report_json_text() gives it, in a new file NAME in the
+ * directory DIRFD, given to UID:GID through its descriptor (unless UID is
+ * (uid_t)-1) and synced; 0, or -1 with errno and no file left.
+ */
+int report_write_json(struct json_object *root, int dirfd, const char *name,
+		      uid_t uid, gid_t gid);
 /* The report as the JSON object report_print_json() prints; the caller
    owns it (json_object_put). */
 struct json_object *report_json(struct report *r);
