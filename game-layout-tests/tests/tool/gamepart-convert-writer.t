@@ -137,9 +137,19 @@ for path in a["gone"]:
             if path in op[2:4]:
                 print("#   op %d: %s %s %s, inode %s" % tuple(op),
                       file=sys.stderr)
+        # Whether the directory holds the name, or only the dcache does.
+        listed = os.path.basename(path) in os.listdir(os.path.dirname(path))
+        print("#   in its directory's listing: %s" % listed, file=sys.stderr)
         bad += 1
     except OSError:
         pass
+if bad:
+    with open("/proc/sys/vm/drop_caches", "w") as f:
+        f.write("2\n")
+    for path in a["gone"]:
+        if os.path.lexists(path):
+            print("# still back once the dcache is dropped: %s" % path,
+                  file=sys.stderr)
 sys.exit(1 if bad else 0)
 EOF
 	ok $? "${p}every file the writer made is where it left it, nothing it deleted is back"
