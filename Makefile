@@ -17,7 +17,7 @@ PROVE_ONE := prove --exec bash --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
-	e2fsprogs wine-prefix windows-progs \
+	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan install install-bin install-units deb sysext demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
@@ -43,6 +43,7 @@ help:
 	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
 	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
 	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
+	@echo 'make unicode-tables  build/unicode: fs/unicode'"'"'s tables made again by the series'"'"' generator, each profile'
 	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
@@ -77,6 +78,17 @@ kernel-stock-distro: deps
 # path; the system's e2fsprogs stays the one on PATH.
 e2fsprogs: deps
 	@scripts/build-e2fsprogs $(BUILD)/e2fsprogs
+
+# fs/unicode's tables made again from Debian's Unicode data by the
+# series' mkutf8data, one per profile, and a reader of each (seconds:
+# made again whenever the series or the reader changes).
+UNICODE_INPUTS := scripts/build-unicode-tables kernel-patches/series $(wildcard kernel-patches/*.patch) \
+	$(wildcard $(TESTS)/unicode/*.c $(TESTS)/unicode/shim/linux/*.h)
+$(BUILD)/unicode/utf8-dump-shipped: $(UNICODE_INPUTS)
+	@scripts/build-unicode-tables $(BUILD)/unicode
+
+unicode-tables: deps
+	@$(MAKE) --no-print-directory $(BUILD)/unicode/utf8-dump-shipped
 
 wine-prefix: deps
 	@scripts/build-wine-prefix $(BUILD)/wine/prefix
@@ -163,7 +175,7 @@ sysext: deps tool
 
 # Everything a guest test may use.
 guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
-	tool tool-asan e2fsprogs deb sysext
+	tool tool-asan e2fsprogs unicode-tables deb sysext
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo
@@ -189,7 +201,7 @@ GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call gro
 # "=", so that only check-full runs the grep.
 PER_KERNEL_TESTS = $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
 
-check-host: tool tool-asan e2fsprogs
+check-host: tool tool-asan e2fsprogs unicode-tables
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
 	$(PROVE) $(QUICK_TESTS)
 
