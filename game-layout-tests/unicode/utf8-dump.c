@@ -11,7 +11,11 @@
  * ignorables dropped for today's table) or "cf" (normalized and case
  * folded).  Each line is a code point (hexadecimal) or the name's bytes
  * (hexadecimal), a space, and the result's bytes in hexadecimal, "-" for
- * an empty result or "invalid" for a string the table does not accept.
+ * an empty result or "invalid" where the walk of the tables fails.  The
+ * walk is utf8_casefold()'s and utf8_normalize()'s, which is how the
+ * kernel folds a name to compare and hash it: it is not utf8_validate(),
+ * and it folds some strings that are not UTF-8 (a stray continuation
+ * byte after a character) instead of failing.
  * Built once for each table (TABLE names its struct utf8data_table), so
  * that two tables are compared by comparing two outputs.
  */
@@ -40,24 +44,25 @@ static void put_hex(const unsigned char *s, size_t len)
 static void fold(const struct unicode_map *um, enum utf8_normalization n,
 		 const unsigned char *s, size_t len)
 {
+	/* Every form is at most 18 times longer than its string (the generator's bound). */
+	static unsigned char out[18 * 4 * 256];
 	struct utf8cursor cur;
-	int c, any = 0;
+	size_t olen = 0;
+	int c;
 
-	if (utf8nlen(um, n, (const char *)s, len) < 0 ||
-	    utf8ncursor(&cur, um, n, (const char *)s, len) < 0) {
+	if (utf8ncursor(&cur, um, n, (const char *)s, len) < 0) {
 		fputs("invalid", stdout);
 		return;
 	}
-	while ((c = utf8byte(&cur)) > 0) {
-		printf("%02x", c);
-		any = 1;
-	}
-	if (c < 0) {
+	while ((c = utf8byte(&cur)) > 0 && olen < sizeof(out))
+		out[olen++] = c;
+	if (c != 0) {
 		fputs("invalid", stdout);
 		return;
 	}
-	if (!any)
+	if (!olen)
 		putchar('-');
+	put_hex(out, olen);
 }
 
 static size_t encode(unsigned int cp, unsigned char *s)

@@ -11,8 +11,9 @@
 # compatibility characters and answers as today's table wherever no
 # compatibility character is involved; the windows profile's first form
 # is every string as it is, and its second keeps apart what Windows keeps
-# apart (sharp s, NFC and NFD, ignorables, the Kelvin sign, beyond plane
-# 0) and makes one what Windows upper-cases alike (dotless i, long s).
+# apart (sharp s, NFC and NFD, ignorables, the Kelvin sign, dotless i,
+# long s, final sigma, beyond plane 0) and makes one what Windows
+# upper-cases alike (ASCII, accented letters, sigma).
 
 . "$(dirname "$0")/../../lib/host.sh"
 require_cmd python3
@@ -27,6 +28,10 @@ ok $? "the data is newer than 12.1 ($(head -n1 "$tables/ucd/DerivedAge.txt"))"
 
 cmp -s "$tables/utf8data-nfd.c" "$tables/utf8data-shipped.c"
 ok $? "mkutf8data -u 12.1 writes utf8data.c_shipped byte for byte"
+for profile in nfkd windows; do
+	cmp -s "$tables/utf8data-$profile.c" "$tables/utf8data-shipped-$profile.c"
+	ok $? "mkutf8data -u 12.1 -P $profile writes the series' utf8data-$profile.c_shipped byte for byte"
+done
 
 # dump PROFILE FORM codepoints|names: every answer of the table.
 dump() {
@@ -107,12 +112,13 @@ is "$(answer windows cf 00DF)" c39f "windows: sharp s stays sharp s, not ss"
 is "$(answer windows cf 1E9E)" e1ba9e "windows: capital sharp s stays apart from sharp s"
 is "$(answer windows cf 0301)" cc81 "windows: a combining accent stays, nothing is reordered or composed"
 is "$(answer windows cf 200B)" e2808b "windows: the zero width space is not ignored"
-is "$(answer windows cf 0131) $(answer windows cf 0049)" "69 69" "windows: dotless i and I are one, as Windows upper-cases both to I"
+is "$(answer windows cf 0131) $(answer windows cf 0049)" "c4b1 69" "windows: dotless i and I are two names (I's lower case is i, so the pair does not lead back)"
 is "$(answer windows cf 0130)" c4b0 "windows: I with dot above stays apart from i"
-is "$(answer windows cf 017F)" 73 "windows: long s is s"
+is "$(answer windows cf 017F) $(answer windows cf 00B5)" "c5bf c2b5" "windows: long s and the micro sign keep their case"
 is "$(answer windows cf 212A)" e284aa "windows: the Kelvin sign stays apart from k"
 is "$(answer windows cf 10428)" f09090a8 "windows: beyond plane 0 nothing has case (Deseret)"
-is "$(answer windows cf 03C2) $(answer windows cf 03A3)" "cf83 cf83" "windows: final sigma and capital sigma are one"
+is "$(answer windows cf 03C3) $(answer windows cf 03A3) $(answer windows cf 03C2)" "cf83 cf83 cf82" \
+	"windows: sigma and capital sigma are one, final sigma another"
 dump windows cf names <"$scratch/names" | grep -c ' invalid$' >"$scratch/invalid.windows"
 is "$(cat "$scratch/invalid.windows")" "$(grep -c ' invalid$' "$scratch/names.shipped.cf")" \
 	"windows: refuses the same corpus names as invalid UTF-8 as today's table"

@@ -1,0 +1,127 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+# groups: guest
+# Wine is the ground truth for the Windows encoding (0xff02): on every
+# pair of names of data/fold_pairs.py (each case folding, simple case
+# mapping, canonical and compatibility decomposition of the Unicode data,
+# each default-ignorable code point inside a name, the tricky-name
+# corpus), the patched kernel takes two names for one exactly when
+# Windows' own comparison of names, CompareStringOrdinal() with ignore
+# case under Wine (name-compare.exe), does, but for the case pairs
+# assigned after Unicode 12.1, which Wine's newer tables fold and a 12.1
+# encoding cannot; each of those is listed.  The kernel also answers as
+# the profile's table read on the host does, pair by pair.  A name that
+# is not UTF-8 has no Windows spelling, so Wine has nothing to say of it;
+# the kernel folds some such names as upstream's fs/unicode does in every
+# encoding (a stray continuation byte after a character passes through
+# the fold: "n\x80abc" and "n\x80ABC" are one name on stock 6.1 too) and
+# compares the others as bytes, as the table does.
+
+if [ "${1-}" = --guest ]; then
+	. "$(dirname "$0")/../../lib/guest.sh"
+	tables=$top/build/unicode
+	wine_setup
+	ok $? "a private Wine prefix"
+
+	python3 "$top/game-layout-tests/data/fold_pairs.py" "$tables/ucd" >/tmp/pairs
+	ok $? "$(wc -l </tmp/pairs) pairs of names"
+	cut -f2,3 /tmp/pairs | "$wine64" "$top/build/wine/bin/name-compare.exe" >/tmp/wine 2>/tmp/wine.err
+	ok $? "Wine compared every pair" || diag "$(head -n 5 /tmp/wine.err)"
+	is "$(wc -l </tmp/wine)" "$(wc -l </tmp/pairs)" "one answer a pair"
+
+	mount_disk /dev/vda $mnt && mkdir $mnt/cf && chattr +F $mnt/cf
+	ok $? "the Windows encoding mounted, a +F directory"
+	python3 - /tmp/pairs $mnt/cf >/tmp/kernel <<'EOF'
+import os, sys
+pairs, d = sys.argv[1:]
+dfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+for line in open(pairs, "rb"):
+    _, a, b = line.rstrip(b"\n").split(b"\t")
+    fd = os.open(a, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644, dir_fd=dfd)
+    ino = os.fstat(fd).st_ino
+    os.close(fd)
+    try:
+        same = os.stat(b, dir_fd=dfd, follow_symlinks=False).st_ino == ino
+    except FileNotFoundError:
+        same = False
+    os.unlink(a, dir_fd=dfd)
+    print("equal" if same else "differ")
+EOF
+	ok $? "the kernel answered every pair (create one name, look the other up)"
+
+	# The table's answer: two names are one when both fold, alike.
+	python3 - /tmp/pairs "$tables/utf8-dump-windows" >/tmp/table <<'EOF'
+import subprocess, sys
+pairs = [l.rstrip(b"\n").split(b"\t") for l in open(sys.argv[1], "rb")]
+names = sorted({n for _, a, b in pairs for n in (a, b)})
+out = subprocess.run([sys.argv[2], "12.1.0", "cf", "names"], check=True,
+                     input=b"".join(n + b"\0" for n in names),
+                     stdout=subprocess.PIPE).stdout.decode().split("\n")
+fold = {n: line.split()[1] for n, line in zip(names, out)}
+for _, a, b in pairs:
+    print("equal" if fold[a] != "invalid" and fold[a] == fold[b] else "differ")
+EOF
+	cmp -s /tmp/kernel /tmp/table
+	ok $? "the kernel answers as the windows table does, pair by pair"
+
+	python3 - /tmp/pairs /tmp/kernel /tmp/wine "$tables/ucd/DerivedAge.txt" >/tmp/verdict <<'EOF'
+import sys
+pairs, kernel, wine, age_file = sys.argv[1:]
+later = set()
+for line in open(age_file):
+    line = line.split("#")[0].strip()
+    if not line:
+        continue
+    span, age = [x.strip() for x in line.split(";")]
+    if tuple(map(int, age.split("."))) > (12, 1):
+        first, _, last = span.partition("..")
+        later.update(range(int(first, 16), int(last or first, 16) + 1))
+pairs = [l.rstrip(b"\n").split(b"\t") for l in open(pairs, "rb")]
+k = open(kernel).read().split()
+w = open(wine).read().split()
+counts = {"agree": 0, "later": 0, "other": 0, "invalid": 0, "equal": 0,
+          "folded": 0}
+for (why, a, b), kv, wv in zip(pairs, k, w):
+    if wv == "invalid":
+        counts["invalid"] += 1
+        counts["folded"] += kv == "equal"
+        continue
+    counts["equal"] += wv == "equal"
+    if kv == wv:
+        counts["agree"] += 1
+        continue
+    text = (a + b).decode()
+    kind = "later" if any(ord(c) in later for c in text) else "other"
+    counts[kind] += 1
+    print("# %s: %s %s: kernel %s, Wine %s (%s)" % (
+        kind, a.decode(), b.decode(), kv, wv,
+        " ".join("U+%04X" % ord(c) for c in text if ord(c) > 0x7f)))
+print("counts %(agree)d %(equal)d %(later)d %(other)d %(invalid)d %(folded)d"
+      % counts)
+EOF
+	read -r _ agree equal later other invalid folded < <(grep '^counts' /tmp/verdict)
+	diag "$(grep '^# later' /tmp/verdict)"
+	[ "$equal" -gt 2000 ] && [ "$agree" -gt 12000 ]
+	ok $? "the kernel agrees with Wine on $agree pairs, $equal of them one name to Wine"
+	is "$other" 0 "no disagreement but on code points assigned after 12.1" ||
+		diag "$(grep '^# other' /tmp/verdict | head -n 20)"
+	[ "$later" -gt 0 ] && [ "$later" -le 40 ]
+	ok $? "$later pairs assigned after 12.1 differ, each listed above"
+	ok $([ "$invalid" -gt 0 ]; echo $?) "$invalid pairs with a name that is not UTF-8, no Windows name ($folded of them one name to the kernel, as to the table)"
+	cd / && umount $mnt
+	done_testing
+	exit
+fi
+
+. "$(dirname "$0")/../../lib/host.sh"
+require_kernel patched
+require_cmd debugfs python3
+[ -x "$build/unicode/utf8-dump-windows" ] || skip_all "no $build/unicode/utf8-dump-windows: run make unicode-tables"
+[ -x "$build/wine/bin/name-compare.exe" ] || skip_all "no name-compare.exe: run make windows-progs"
+[ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
+make_scratch
+make_casefold_image "$scratch/windows.img" 128M &&
+	debugfs -w -R "ssv encoding 0xff02" "$scratch/windows.img" >/dev/null 2>&1
+ok $? "an image in the Windows encoding (0xff02)"
+guest_run patched --disk "$scratch/windows.img" --
+done_testing
