@@ -26,6 +26,14 @@ struct dir_entry;
 #endif
 
 /*
+ * The encodings of the gamepart kernel series (kernel-patches, part 4):
+ * NFKD with full case folding, and names compared as Windows compares
+ * them.  Neither upstream nor e2fsprogs 1.47.0 defines them.
+ */
+#define GP_ENC_UTF8_NFKD_12_1		0xff01
+#define GP_ENC_UTF8_WINDOWS_12_1	0xff02
+
+/*
  * The rules of a filesystem with superblock fields s_encoding (e.g.
  * EXT4_ENC_UTF8_12_1) and s_encoding_flags (EXT4_ENC_STRICT_MODE_FL).
  * NULL when libext2fs does not know the encoding.

@@ -97,7 +97,14 @@ static bool sysfs_fsinfo(struct fs_info *info, const char *name)
 		return true;
 	}
 	info->casefold_feature = true;
-	info->encoding = !strcmp(value, "UTF-8 (12.1.0)") ? EXT4_ENC_UTF8_12_1 : -1;
+	if (!strcmp(value, "UTF-8 (12.1.0)"))
+		info->encoding = EXT4_ENC_UTF8_12_1;
+	else if (!strcmp(value, "UTF-8 NFKD (12.1.0)"))
+		info->encoding = GP_ENC_UTF8_NFKD_12_1;
+	else if (!strcmp(value, "UTF-8 Windows (12.1.0)"))
+		info->encoding = GP_ENC_UTF8_WINDOWS_12_1;
+	else
+		info->encoding = -1;
 	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
 	if (!read_line(path, value, sizeof(value)))
 		return true;
@@ -323,7 +330,15 @@ void target_close(struct target *t)
 
 const char *encoding_name(int encoding)
 {
-	return encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : NULL;
+	switch (encoding) {
+	case EXT4_ENC_UTF8_12_1:
+		return "utf8-12.1";
+	case GP_ENC_UTF8_NFKD_12_1:
+		return "utf8-nfkd-12.1";
+	case GP_ENC_UTF8_WINDOWS_12_1:
+		return "utf8-windows-12.1";
+	}
+	return NULL;
 }
 
 void encoding_flags_text(int flags, char *buf, size_t size)
@@ -359,7 +374,12 @@ struct folder *target_folder(const struct target *t, bool say_assumed)
 
 	if (info->known && info->casefold_feature) {
 		struct folder *f = folder_new(info->encoding, info->encoding_flags);
-		if (!f)
+		const char *name = encoding_name(info->encoding);
+
+		if (!f && name)
+			gp_warn("%s: encoding %s: libext2fs cannot fold its names, so gamepart cannot either",
+				t->arg, name);
+		else if (!f)
 			gp_warn("%s: unknown filename encoding %d", t->arg,
 				info->encoding);
 		return f;

@@ -99,7 +99,10 @@ struct folder *target_folder(const struct target *t, bool say_assumed);
  */
 void encoding_flags_text(int flags, char *buf, size_t size);
 
-/* "utf8-12.1", or NULL for an encoding gamepart does not know. */
+/*
+ * "utf8-12.1", "utf8-nfkd-12.1" or "utf8-windows-12.1", or NULL for an
+ * encoding gamepart does not know.
+ */
 const char *encoding_name(int encoding);
 
 #endif

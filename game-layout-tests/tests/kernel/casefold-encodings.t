@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# groups: guest
+# groups: guest asan
 # The encodings of part 4 of the series: a superblock naming
 # EXT4_ENC_UTF8_NFKD_12_1 (0xff01) or EXT4_ENC_UTF8_WINDOWS_12_1 (0xff02).
 # The patched kernel mounts each, names it in sysfs, and makes one name
@@ -10,10 +10,14 @@
 # and NFD, two files on the Windows encoding, one on today's; the
 # fullwidth ＡＢＣ and ABC one file on NFKD.  Strict mode refuses invalid
 # UTF-8 on the Windows encoding.  The stock kernel refuses to mount
-# either, saying why, and stock e2fsck refuses to check them.
+# either, saying why, and stock e2fsck refuses to check them.  gamepart
+# status names each encoding, online (from sysfs, as nobody) and offline;
+# gamepart check, which folds through libext2fs, says it cannot fold them
+# (exit 2) instead of folding them as today's encoding.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/gamepart.sh"
 	role=$2
 	probe=$top/game-layout-tests/progs/name-probe
 	tables=$top/build/unicode
@@ -36,7 +40,7 @@ if [ "${1-}" = --guest ]; then
 	# probe DEV KIND PROFILE SYSFS: the kernel groups the corpus as the
 	# table of PROFILE does, on the filesystem on DEV.
 	probe() {
-		local dev=$1 kind=$2 profile=$3 sysfs=$4 d
+		local dev=$1 kind=$2 profile=$3 sysfs=$4 name=$5 d
 		mount_disk /dev/$dev $mnt-$kind
 		ok $? "$kind: mounts"
 		is "$(cat /sys/fs/ext4/$dev/encoding)" "$sysfs" "$kind: sysfs names the encoding $sysfs"
@@ -48,10 +52,17 @@ if [ "${1-}" = --guest ]; then
 		d=$(diff <(grep '^collide' /tmp/$kind.kernel) /tmp/$kind.table)
 		ok $? "$kind: the kernel makes one name of what the $profile table folds alike ($(grep -c '^collide' /tmp/$kind.table) groups)"
 		[ -z "$d" ] || diag "< kernel, > table" "$d"
+		chmod 755 $mnt-$kind
+		setpriv --reuid=65534 --regid=65534 --clear-groups "$gp" status $mnt-$kind >/tmp/status
+		is "$(sed -n 's/^encoding: *//p' /tmp/status)" "$name" "$kind: gamepart status, as nobody: encoding $name"
 	}
-	probe vda nfd shipped "UTF-8 (12.1.0)"
-	probe vdb nfkd nfkd "UTF-8 NFKD (12.1.0)"
-	probe vdc windows windows "UTF-8 Windows (12.1.0)"
+	probe vda nfd shipped "UTF-8 (12.1.0)" utf8-12.1
+	probe vdb nfkd nfkd "UTF-8 NFKD (12.1.0)" utf8-nfkd-12.1
+	probe vdc windows windows "UTF-8 Windows (12.1.0)" utf8-windows-12.1
+	"$gp" check $mnt-windows/cf >/dev/null 2>/tmp/err
+	is $? 2 "windows: gamepart check cannot fold the encoding (exit 2)"
+	grep -q 'encoding utf8-windows-12.1: libext2fs cannot fold its names' /tmp/err
+	ok $? "and says why" || diag "$(cat /tmp/err)"
 
 	# has GROUPS-FILE NAME...: one collide line holds every NAME.
 	has() {
@@ -99,8 +110,10 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
+. "$tests_lib/gamepart.sh"
 require_kernel $(test_kernels)
 require_cmd debugfs e2fsck python3
+require_gamepart
 for f in utf8-dump-shipped utf8-dump-nfkd utf8-dump-windows; do
 	[ -x "$build/unicode/$f" ] || skip_all "no $build/unicode/$f: run make unicode-tables"
 done
@@ -119,6 +132,8 @@ encoded_image "$scratch/nfkd.img" 0xff01 || exit 1
 encoded_image "$scratch/windows.img" 0xff02 || exit 1
 encoded_image "$scratch/strict.img" 0xff02 -E encoding=utf8,encoding_flags=strict || exit 1
 
+"$gp" status "$scratch/windows.img" >"$scratch/status"
+is "$(sed -n 's/^encoding: *//p' "$scratch/status")" utf8-windows-12.1 "gamepart status offline: encoding utf8-windows-12.1"
 for kind in nfkd windows; do
 	e2fsck -fn "$scratch/$kind.img" >"$scratch/fsck" 2>&1
 	rc=$?
@@ -129,7 +144,7 @@ for kind in nfkd windows; do
 done
 
 for k in $(test_kernels); do
-	guest_run "$k" --disk "$scratch/nfd.img" --disk "$scratch/nfkd.img" \
+	guest_run "$k" --env "GAMEPART=$gp" --disk "$scratch/nfd.img" --disk "$scratch/nfkd.img" \
 		--disk "$scratch/windows.img" --disk "$scratch/strict.img" -- "$(kernel_role "$k")"
 done
 done_testing
