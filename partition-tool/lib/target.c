@@ -76,6 +76,20 @@ static bool read_line(const char *path, char *buf, size_t size)
 }
 
 /*
+ * The encodings gamepart knows: s_encoding, the name e2fsprogs and
+ * gamepart give it, and how the patched kernel's sysfs shows it.
+ */
+static const struct {
+	int encoding;
+	const char *name;
+	const char *sysfs;
+} encodings[] = {
+	{ EXT4_ENC_UTF8_12_1, "utf8-12.1", "UTF-8 (12.1.0)" },
+	{ GP_ENC_UTF8_NFKD_12_1, "utf8-nfkd-12.1", "UTF-8 NFKD (12.1.0)" },
+	{ GP_ENC_UTF8_WINDOWS_12_1, "utf8-windows-12.1", "UTF-8 Windows (12.1.0)" },
+};
+
+/*
  * From the kernel: /sys/fs/ext4/DEV/encoding and encoding_flags, which
  * kernels with the gamepart series show for every ext4 filesystem, to
  * anyone, in the form of f2fs's files of the same names: "UTF-8 (12.1.0)"
@@ -97,14 +111,10 @@ static bool sysfs_fsinfo(struct fs_info *info, const char *name)
 		return true;
 	}
 	info->casefold_feature = true;
-	if (!strcmp(value, "UTF-8 (12.1.0)"))
-		info->encoding = EXT4_ENC_UTF8_12_1;
-	else if (!strcmp(value, "UTF-8 NFKD (12.1.0)"))
-		info->encoding = GP_ENC_UTF8_NFKD_12_1;
-	else if (!strcmp(value, "UTF-8 Windows (12.1.0)"))
-		info->encoding = GP_ENC_UTF8_WINDOWS_12_1;
-	else
-		info->encoding = -1;
+	info->encoding = -1;
+	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
+		if (!strcmp(value, encodings[i].sysfs))
+			info->encoding = encodings[i].encoding;
 	snprintf(path, sizeof(path), "/sys/fs/ext4/%.64s/encoding_flags", name);
 	if (!read_line(path, value, sizeof(value)))
 		return true;
@@ -330,14 +340,9 @@ void target_close(struct target *t)
 
 const char *encoding_name(int encoding)
 {
-	switch (encoding) {
-	case EXT4_ENC_UTF8_12_1:
-		return "utf8-12.1";
-	case GP_ENC_UTF8_NFKD_12_1:
-		return "utf8-nfkd-12.1";
-	case GP_ENC_UTF8_WINDOWS_12_1:
-		return "utf8-windows-12.1";
-	}
+	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
+		if (encodings[i].encoding == encoding)
+			return encodings[i].name;
 	return NULL;
 }
 
