@@ -58,7 +58,6 @@ struct key_slot {
 
 struct folder {
 	const struct ext2fs_nls_table *table;
-	int encoding;
 	int flags;
 	bool ascii_fast;
 	unsigned char ascii_fold[128];
@@ -221,7 +220,6 @@ struct folder *folder_new(int encoding, int encoding_flags)
 		return NULL;
 	f = xcalloc(1, sizeof(*f));
 	f->table = table;
-	f->encoding = encoding;
 	f->flags = encoding_flags;
 	f->decided = xcalloc(CODE_POINTS / CHAR_BIT, 1);
 	f->ignorable = xcalloc(CODE_POINTS / CHAR_BIT, 1);
@@ -249,11 +247,6 @@ void folder_free(struct folder *f)
 bool folder_strict(const struct folder *f)
 {
 	return f->flags & EXT4_ENC_STRICT_MODE_FL;
-}
-
-const char *folder_name(const struct folder *f)
-{
-	return f->encoding == EXT4_ENC_UTF8_12_1 ? "utf8-12.1" : "unknown";
 }
 
 static bool bit(const unsigned char *map, uint32_t n);

@@ -41,8 +41,6 @@ struct dir_entry;
 struct folder *folder_new(int encoding, int encoding_flags);
 void folder_free(struct folder *f);
 bool folder_strict(const struct folder *f);
-/* "utf8-12.1", for messages. */
-const char *folder_name(const struct folder *f);
 
 
 /*
