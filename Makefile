@@ -18,7 +18,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
-	progs guest tool tool-asan install install-bin install-units deb sysext demo check check-host check-guest \
+	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
 	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
@@ -36,6 +36,7 @@ help:
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
+	@echo 'make tool-series build/series/gamepart: linked with the e2fsprogs series'"'"' libext2fs, folds its encodings'
 	@echo 'make deb         build/deb/gamepart.deb: the Debian package, lintian-clean'
 	@echo 'make sysext      build/sysext/gamepart.raw: a systemd-sysext image, for a read-only /usr'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
@@ -125,6 +126,14 @@ tool: deps-tool
 tool-asan: deps-tool
 	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/asan SANITIZE=1
 
+# gamepart linked with the libext2fs of e2fsprogs-patches (statically),
+# under ASan and UBSan: what a system whose e2fsprogs carries the series
+# runs.  It folds the encodings the series adds, which the system's
+# libext2fs cannot; their tests use it.
+tool-series: deps-tool e2fsprogs
+	@$(MAKE) --no-print-directory -C partition-tool O=$(CURDIR)/$(BUILD)/series SANITIZE=1 \
+		E2FSPROGS=$(CURDIR)/$(BUILD)/e2fsprogs
+
 SYSCONFDIR ?= /etc
 LIBEXECDIR ?= $(PREFIX)/lib/gamepart
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
@@ -175,7 +184,7 @@ sysext: deps tool
 
 # Everything a guest test may use.
 guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
-	tool tool-asan e2fsprogs unicode-tables deb sysext
+	tool tool-asan tool-series e2fsprogs unicode-tables deb sysext
 
 demo: kernel tool wine-prefix windows-progs
 	@$(TESTS)/demo/demo
@@ -201,7 +210,7 @@ GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call gro
 # "=", so that only check-full runs the grep.
 PER_KERNEL_TESTS = $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
 
-check-host: tool tool-asan e2fsprogs unicode-tables
+check-host: tool tool-asan tool-series e2fsprogs unicode-tables
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
 	$(PROVE) $(QUICK_TESTS)
 

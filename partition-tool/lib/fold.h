@@ -12,6 +12,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <ext2fs/ext2_fs.h>
+
 struct folder;
 struct dir_entry;
 
@@ -28,10 +30,15 @@ struct dir_entry;
 /*
  * The encodings of the gamepart kernel series (kernel-patches, part 4):
  * NFKD with full case folding, and names compared as Windows compares
- * them.  Neither upstream nor e2fsprogs 1.47.0 defines them.
+ * them.  e2fsprogs-patches defines them; neither upstream nor e2fsprogs
+ * 1.47.0 does.
  */
-#define GP_ENC_UTF8_NFKD_12_1		0xff01
-#define GP_ENC_UTF8_WINDOWS_12_1	0xff02
+#ifndef EXT4_ENC_UTF8_NFKD_12_1
+#define EXT4_ENC_UTF8_NFKD_12_1		0xff01
+#endif
+#ifndef EXT4_ENC_UTF8_WINDOWS_12_1
+#define EXT4_ENC_UTF8_WINDOWS_12_1	0xff02
+#endif
 
 /*
  * The rules of a filesystem with superblock fields s_encoding (e.g.

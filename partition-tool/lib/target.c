@@ -85,8 +85,8 @@ static const struct {
 	const char *sysfs;
 } encodings[] = {
 	{ EXT4_ENC_UTF8_12_1, "utf8-12.1", "UTF-8 (12.1.0)" },
-	{ GP_ENC_UTF8_NFKD_12_1, "utf8-nfkd-12.1", "UTF-8 NFKD (12.1.0)" },
-	{ GP_ENC_UTF8_WINDOWS_12_1, "utf8-windows-12.1", "UTF-8 Windows (12.1.0)" },
+	{ EXT4_ENC_UTF8_NFKD_12_1, "utf8-nfkd-12.1", "UTF-8 NFKD (12.1.0)" },
+	{ EXT4_ENC_UTF8_WINDOWS_12_1, "utf8-windows-12.1", "UTF-8 Windows (12.1.0)" },
 };
 
 /*
