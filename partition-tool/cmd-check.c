@@ -22,7 +22,7 @@
 
 static void usage(FILE *out)
 {
-	fputs("Usage: gamepart check [--json] TARGET|PATH...\n"
+	fputs("Usage: gamepart check [--json] [--encoding NAME] TARGET|PATH...\n"
 	      "\n"
 	      "Report the names that collide once folded as the filesystem folds\n"
 	      "them in a casefolded directory (for a directory that is not, the\n"
@@ -34,6 +34,9 @@ static void usage(FILE *out)
 	      "\n"
 	      "Options:\n"
 	      "  -j, --json     print the report as JSON\n"
+	      "  -e, --encoding NAME\n"
+	      "                 fold as a card made with that encoding would, whatever\n"
+	      "                 the filesystem's: " ENCODING_NAMES "\n"
 	      COMMON_OPTIONS_HELP
 	      "\n"
 	      "Exit status: 0 nothing collides, 1 collisions found, 2 errors.\n",
@@ -41,6 +44,7 @@ static void usage(FILE *out)
 }
 
 struct check {
+	int encoding;		/* --encoding, or -1: the filesystem's */
 	struct folder *folder;
 	struct report *report;
 	struct target target;	/* the one being checked */
@@ -105,7 +109,17 @@ static int check_one(struct check *c, const char *arg)
 				arg, undo, arg);
 		free(undo);
 	}
-	c->folder = target_folder(t, true);
+	if (c->encoding < 0) {
+		c->folder = target_folder(t, true);
+	} else {
+		c->folder = encoding_folder(c->encoding, arg);
+		if (t->info.known && t->info.casefold_feature &&
+		    t->info.encoding != c->encoding)
+			gp_warn("%s: note: its filesystem folds as %s; checked as %s folds",
+				arg, encoding_name(t->info.encoding) ?
+				encoding_name(t->info.encoding) : "an unknown encoding",
+				encoding_name(c->encoding));
+	}
 	if (!c->folder) {
 		target_close(t);
 		return -1;
@@ -125,16 +139,27 @@ int cmd_check(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "json", no_argument, NULL, 'j' },
+		{ "encoding", required_argument, NULL, 'e' },
 		COMMON_LONGOPTS,
 	};
-	struct check c = { 0 };
+	struct check c = { .encoding = -1 };
 	bool json = false, failed = false;
 	int opt, i, ret;
 
-	while ((opt = getopt_long(argc, argv, ":jhV", longopts, NULL)) != -1) {
-		if (opt != 'j')
+	while ((opt = getopt_long(argc, argv, ":je:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'j':
+			json = true;
+			break;
+		case 'e':
+			c.encoding = encoding_by_name(optarg);
+			if (c.encoding < 0)
+				return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
+						   optarg);
+			break;
+		default:
 			return common_option(opt, argv, usage);
-		json = true;
+		}
 	}
 	if (optind == argc)
 		return usage_error("no TARGET or PATH given");

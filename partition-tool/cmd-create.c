@@ -16,25 +16,30 @@
 #include "commands.h"
 #include "lib/layout.h"
 #include "lib/options.h"
+#include "lib/fold.h"
 #include "lib/provision.h"
+#include "lib/target.h"
 #include "lib/util.h"
 
 #define LABEL_MAX		16		/* s_volume_name */
 #define DEFAULT_LABEL		"gamedata"
+#define DEFAULT_ENCODING	"utf8-12.1"
 
 static void usage(FILE *out)
 {
-	fputs("Usage: gamepart create [--label L] [--owner USER[:GROUP]] [--strict] [--layout FILE] [--size SIZE] [--force] TARGET\n"
+	fputs("Usage: gamepart create [--label L] [--owner USER[:GROUP]] [--encoding NAME] [--strict] [--layout FILE] [--size SIZE] [--force] TARGET\n"
 	      "\n"
-	      "Make an ext4 filesystem with the casefold feature (utf8) on TARGET, a\n"
-	      "block device, a partition or an image file, and lay out a game library\n"
-	      "on it whose library directories are case-insensitive (+F).\n"
+	      "Make an ext4 filesystem with the casefold feature on TARGET, a block\n"
+	      "device, a partition or an image file, and lay out a game library on it\n"
+	      "whose library directories are case-insensitive (+F).\n"
 	      "\n"
 	      "Options:\n"
 	      "  -L, --label L          filesystem label (default " DEFAULT_LABEL ", at most 16 bytes)\n"
 	      "  -o, --owner USER[:GROUP]  owner of the root and the library directories\n"
 	      "                         (names or numbers; USER alone: its login group;\n"
 	      "                         default: whoever ran sudo or pkexec, else you)\n"
+	      "  -e, --encoding NAME    how names are compared: " DEFAULT_ENCODING " (default),\n"
+	      "                         utf8-nfkd-12.1 or utf8-windows-12.1\n"
 	      "  -s, --strict           strict encoding: refuse names that are not valid UTF-8\n"
 	      "  -l, --layout FILE      directories to create (default: the Steam layout)\n"
 	      "  -S, --size SIZE        create or resize the image file TARGET, sparse;\n"
@@ -194,6 +199,7 @@ int cmd_create(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "label", required_argument, NULL, 'L' },
 		{ "owner", required_argument, NULL, 'o' },
+		{ "encoding", required_argument, NULL, 'e' },
 		{ "strict", no_argument, NULL, 's' },
 		{ "layout", required_argument, NULL, 'l' },
 		{ "size", required_argument, NULL, 'S' },
@@ -201,6 +207,8 @@ int cmd_create(int argc, char **argv)
 		COMMON_LONGOPTS,
 	};
 	struct provision_opts o = { .label = DEFAULT_LABEL };
+	const char *encoding = DEFAULT_ENCODING;
+	struct folder *folder;
 	static const char by_option[] = "as --owner asked";
 	const char *why, *layout_file = NULL, *owner_from = by_option;
 	char *owner;
@@ -208,7 +216,7 @@ int cmd_create(int argc, char **argv)
 	size_t i, ncf = 0;
 	int c;
 
-	while ((c = getopt_long(argc, argv, ":L:o:sl:S:fhV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":L:o:e:sl:S:fhV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'o':
 			if (!parse_owner(optarg, &o.uid, &o.gid, &why))
@@ -217,6 +225,9 @@ int cmd_create(int argc, char **argv)
 			break;
 		case 'L':
 			o.label = optarg;
+			break;
+		case 'e':
+			encoding = optarg;
 			break;
 		case 's':
 			o.strict = true;
@@ -243,6 +254,14 @@ int cmd_create(int argc, char **argv)
 	o.target = argv[optind];
 	if (!*o.label || strlen(o.label) > LABEL_MAX)
 		return usage_error("--label: '%s' must be 1 to 16 bytes", o.label);
+	o.encoding = encoding_by_name(encoding);
+	if (o.encoding < 0)
+		return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
+				   encoding);
+	/* Before TARGET is touched: names gamepart could not fold stop here. */
+	folder = encoding_folder(o.encoding, o.target);
+	if (!folder)
+		return EXIT_TROUBLE;
 	o.progress = isatty(STDERR_FILENO);
 	if (!o.have_owner) {
 		default_owner(&o.uid, &o.gid, &owner_from);
@@ -250,19 +269,22 @@ int cmd_create(int argc, char **argv)
 	}
 
 	if (layout_file) {
-		if (layout_read(&l, layout_file))
+		if (layout_read(&l, layout_file, folder)) {
+			folder_free(folder);
 			return EXIT_TROUBLE;
+		}
 	} else {
 		layout_default(&l);
 	}
+	folder_free(folder);
 	if (provision(&o, &l)) {
 		layout_free(&l);
 		return EXIT_TROUBLE;
 	}
 	for (i = 0; i < l.count; i++)
 		ncf += l.dirs[i].casefold;
-	printf("%s: ext4, casefold utf8-12.1%s, label '%s', %zu director%s (%zu casefolded)\n",
-	       o.target, o.strict ? " strict" : "", o.label, l.count,
+	printf("%s: ext4, casefold %s%s, label '%s', %zu director%s (%zu casefolded)\n",
+	       o.target, encoding, o.strict ? " strict" : "", o.label, l.count,
 	       l.count == 1 ? "y" : "ies", ncf);
 	owner = describe_owner(o.uid, o.gid);
 	printf("%s: the library belongs to %s, %s\n", o.target, owner,

@@ -19,19 +19,23 @@
 #include "commands.h"
 #include "lib/fold.h"
 #include "lib/options.h"
+#include "lib/target.h"
 #include "lib/util.h"
 
 static void usage(FILE *out)
 {
-	fputs("Usage: gamepart fold [-z] [NAME...]\n"
+	fputs("Usage: gamepart fold [-z] [--encoding NAME] [NAME...]\n"
 	      "\n"
 	      "For each NAME (none: each line of standard input), print the first\n"
 	      "name of this run that a casefolded directory treats as the same name\n"
-	      "(utf8-12.1, as the kernel and e2fsck fold), or the name itself.  Two\n"
-	      "names collide exactly when their lines are equal.\n"
+	      "(as the kernel and e2fsck fold), or the name itself.  Two names\n"
+	      "collide exactly when their lines are equal.\n"
 	      "\n"
 	      "Options:\n"
 	      "  -z, --null     records end with NUL, not newline, in and out\n"
+	      "  -e, --encoding NAME\n"
+	      "                 " ENCODING_NAMES "\n"
+	      "                 (default utf8-12.1)\n"
 	      COMMON_OPTIONS_HELP,
 	      out);
 }
@@ -50,22 +54,33 @@ int cmd_fold(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "null", no_argument, NULL, 'z' },
+		{ "encoding", required_argument, NULL, 'e' },
 		COMMON_LONGOPTS,
 	};
 	struct fold_classes *classes;
 	struct folder *folder;
 	char end = '\n', *line = NULL;
+	int opt, encoding = EXT4_ENC_UTF8_12_1;
 	size_t cap = 0;
-	int opt;
 
-	while ((opt = getopt_long(argc, argv, ":zhV", longopts, NULL)) != -1) {
-		if (opt != 'z')
+	while ((opt = getopt_long(argc, argv, ":ze:hV", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 'z':
+			end = '\0';
+			break;
+		case 'e':
+			encoding = encoding_by_name(optarg);
+			if (encoding < 0)
+				return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
+						   optarg);
+			break;
+		default:
 			return common_option(opt, argv, usage);
-		end = '\0';
+		}
 	}
-	folder = folder_new(EXT4_ENC_UTF8_12_1, 0);
+	folder = encoding_folder(encoding, NULL);
 	if (!folder)
-		gp_die("libext2fs does not know utf8-12.1");
+		return EXIT_TROUBLE;
 	classes = fold_classes_new(folder);
 	if (optind < argc) {
 		for (int i = optind; i < argc; i++)

@@ -17,9 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <e2p/e2p.h>
-#include <ext2fs/ext2_fs.h>
-
 #include "fold.h"
 #include "layout.h"
 #include "util.h"
@@ -177,9 +174,8 @@ static char *parse_line(struct layout *l, const struct folder *f, char *line,
 	return NULL;
 }
 
-int layout_read(struct layout *l, const char *file)
+int layout_read(struct layout *l, const char *file, const struct folder *f)
 {
-	struct folder *f;
 	FILE *in;
 	char *line = NULL, *why = NULL;
 	size_t size = 0;
@@ -193,10 +189,6 @@ int layout_read(struct layout *l, const char *file)
 		gp_warn("%s: %s", file, strerror(errno));
 		return -1;
 	}
-	/* What gamepart create makes (provision.c). */
-	f = folder_new(EXT4_ENC_UTF8_12_1, e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1));
-	if (!f)
-		gp_die("utf8-12.1: libext2fs has no such encoding");
 	while (!why && (n = getline(&line, &size, in)) >= 0) {
 		lineno++;
 		if (strlen(line) != (size_t)n) {
@@ -210,7 +202,6 @@ int layout_read(struct layout *l, const char *file)
 		why = parse_line(l, f, line, lineno);
 	}
 	free(line);
-	folder_free(f);
 	if (why) {
 		gp_warn("%s:%lu: %s", file, lineno, why);
 		free(why);

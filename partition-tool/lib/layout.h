@@ -31,13 +31,15 @@ struct layout {
  */
 void layout_default(struct layout *l);
 
+struct folder;
+
 /*
- * Read FILE.  On a syntax error, or a name that folds (utf8-12.1, as the
- * filesystem gamepart create makes folds it) to a sibling's in a parent
+ * Read FILE.  On a syntax error, or a name that folds (as F, the rules of
+ * the filesystem the layout is for, folds it) to a sibling's in a parent
  * listed as casefold, "FILE:LINE: cause" has been printed and -1 is
  * returned; on an I/O error "FILE: cause".
  */
-int layout_read(struct layout *l, const char *file);
+int layout_read(struct layout *l, const char *file, const struct folder *f);
 
 void layout_free(struct layout *l);
 

@@ -146,7 +146,8 @@ static int probe_target(const struct provision_opts *o, int fd, uint64_t *size)
 /* Run mke2fs on the target; 0 when it succeeded. */
 static int run_mke2fs(const struct provision_opts *o)
 {
-	char *ext = xasprintf("encoding=utf8%s", o->strict ? ",encoding_flags=strict" : "");
+	char *ext = xasprintf("encoding=%s%s", encoding_name(o->encoding),
+			      o->strict ? ",encoding_flags=strict" : "");
 	char *owner = NULL;
 	const char *argv[20];
 	int n = 0, status;

@@ -17,6 +17,7 @@ struct provision_opts {
 	const char *label;
 	bool have_owner;
 	uint32_t uid, gid;
+	int encoding;		/* s_encoding: EXT4_ENC_UTF8_12_1, ... */
 	bool strict;
 	bool have_size;		/* make or resize the image file TARGET */
 	uint64_t size;

@@ -373,22 +373,47 @@ void encoding_flags_text(int flags, char *buf, size_t size)
 		snprintf(buf + len, size - len, ")");
 }
 
+int encoding_by_name(const char *name)
+{
+	for (size_t i = 0; i < sizeof(encodings) / sizeof(encodings[0]); i++)
+		if (!strcmp(encodings[i].name, name))
+			return encodings[i].encoding;
+	return -1;
+}
+
+/*
+ * A folder for ENCODING with FLAGS, or NULL after a message naming WHO
+ * (NULL: nothing) when libext2fs cannot fold ENCODING: gamepart's tables
+ * are libext2fs's, and the encodings the gamepart series adds need the
+ * series' libext2fs.
+ */
+static struct folder *folder_or_say(int encoding, int flags, const char *who)
+{
+	struct folder *f = folder_new(encoding, flags);
+	const char *name = encoding_name(encoding);
+
+	if (f)
+		return f;
+	if (name)
+		gp_warn("%s%sencoding %s: gamepart's libext2fs cannot fold its names (e2fsprogs-patches adds it)",
+			who ? who : "", who ? ": " : "", name);
+	else
+		gp_warn("%s%sunknown filename encoding %d", who ? who : "",
+			who ? ": " : "", encoding);
+	return NULL;
+}
+
+struct folder *encoding_folder(int encoding, const char *who)
+{
+	return folder_or_say(encoding, e2p_get_encoding_flags(encoding), who);
+}
+
 struct folder *target_folder(const struct target *t, bool say_assumed)
 {
 	const struct fs_info *info = &t->info;
 
-	if (info->known && info->casefold_feature) {
-		struct folder *f = folder_new(info->encoding, info->encoding_flags);
-		const char *name = encoding_name(info->encoding);
-
-		if (!f && name)
-			gp_warn("%s: encoding %s: libext2fs cannot fold its names, so gamepart cannot either",
-				t->arg, name);
-		else if (!f)
-			gp_warn("%s: unknown filename encoding %d", t->arg,
-				info->encoding);
-		return f;
-	}
+	if (info->known && info->casefold_feature)
+		return folder_or_say(info->encoding, info->encoding_flags, t->arg);
 	if (say_assumed && *t->foreign)
 		gp_warn("%s: note: on %s, not ext4: names are folded as in a casefolded directory of a gamepart card (utf8-12.1, not strict)",
 			t->arg, t->foreign);
@@ -399,8 +424,7 @@ struct folder *target_folder(const struct target *t, bool say_assumed)
 		gp_warn("%s: note: the filesystem has no casefold feature; folding as utf8-12.1, not strict, would",
 			t->arg);
 	/* What tune2fs -O casefold and mke2fs -O casefold choose. */
-	return folder_new(EXT4_ENC_UTF8_12_1,
-			  e2p_get_encoding_flags(EXT4_ENC_UTF8_12_1));
+	return encoding_folder(EXT4_ENC_UTF8_12_1, t->arg);
 }
 
 static enum dir_state online_dir_state(const struct target *t, const char *path,

@@ -105,4 +105,18 @@ void encoding_flags_text(int flags, char *buf, size_t size);
  */
 const char *encoding_name(int encoding);
 
+/* The names above, for help texts and usage errors. */
+#define ENCODING_NAMES "utf8-12.1, utf8-nfkd-12.1, utf8-windows-12.1"
+
+/* The s_encoding that NAME (as above) stands for; -1 for none. */
+int encoding_by_name(const char *name);
+
+/*
+ * The folding rules of a filesystem made with ENCODING and its default
+ * flags (as mke2fs -E encoding=NAME makes it: not strict).  NULL after a
+ * message naming WHO (when not NULL) if the libext2fs gamepart runs with
+ * cannot fold ENCODING's names.
+ */
+struct folder *encoding_folder(int encoding, const char *who);
+
 #endif

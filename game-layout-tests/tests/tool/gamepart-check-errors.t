@@ -25,7 +25,7 @@ is "$rc" 2 "unknown option: status 2"
 
 run check --help
 is "$rc" 0 "--help: status 0"
-grep -q '^Usage: gamepart check \[--json\] TARGET|PATH\.\.\.$' "$scratch/out"
+grep -q '^Usage: gamepart check \[--json\] \[--encoding NAME\] TARGET|PATH\.\.\.$' "$scratch/out"
 ok $? "--help prints the synopsis on stdout"
 
 run check "$scratch/missing"
