@@ -12,7 +12,9 @@ one name exactly when their answers are equal.
     folder.key("Straße") == folder.key("STRASSE")    # True
     folder.close()
 
-The gamepart is $GAMEPART, else the build's own (make tool).
+The gamepart is $GAMEPART, else the build's own (make tool); Folder(
+encoding="utf8-windows-12.1") asks for another encoding than utf8-12.1,
+which needs a gamepart that folds it (make tool-series).
 """
 
 import os
@@ -28,12 +30,15 @@ def gamepart_path():
 
 
 class Folder:
-    def __init__(self, gamepart=None):
+    def __init__(self, gamepart=None, encoding=None):
         self.gamepart = gamepart or gamepart_path()
         if not os.access(self.gamepart, os.X_OK):
             raise FileNotFoundError("no gamepart at %s (make tool)"
                                     % self.gamepart)
-        self.proc = subprocess.Popen([self.gamepart, "fold", "-z"],
+        argv = [self.gamepart, "fold", "-z"]
+        if encoding:
+            argv += ["--encoding", encoding]
+        self.proc = subprocess.Popen(argv,
                                      stdin=subprocess.PIPE,
                                      stdout=subprocess.PIPE)
         self.keys = {}

@@ -41,6 +41,34 @@ not_f_dirs() {
 		awk '$1 == "-F" { n++ } END { print n + 0 }'
 }
 
+# references_resolved ROOT: "FOUND/TOTAL", the open lines of a generated
+# library's references.tsv (gen-game-trees) that the kernel itself
+# resolves as spelled, with no help from Wine's scan of directories.
+references_resolved() {
+	local root=$1 kind what rest found=0 total=0
+	while IFS=$'\t' read -r kind what rest; do
+		[ "$kind" = open ] || continue
+		total=$((total + 1))
+		[ -f "$root/${what//\\//}" ] && found=$((found + 1))
+	done <"$root/references.tsv"
+	echo "$found/$total"
+}
+
+# client_tap LABEL FILE: the TAP of a Windows test program (layout-client.exe)
+# in FILE, folded into this test's, each line prefixed with LABEL; its
+# timings as diagnostics.
+client_tap() {
+	local label=$1 line
+	while IFS= read -r line; do
+		line=${line%$'\r'}
+		case $line in
+		"ok "*) ok 0 "$label: ${line#ok [0-9]* - }" ;;
+		"not ok "*) ok 1 "$label: ${line#not ok [0-9]* - }" ;;
+		"# timing "*) diag "$label ${line#\# }" ;;
+		esac
+	done <"$2"
+}
+
 # Give Wine a private, writable prefix: the cached one (read-only, shared
 # from the host) under a tmpfs overlay, so no test can alter the cache.
 wine_setup() {

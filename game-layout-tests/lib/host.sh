@@ -153,6 +153,15 @@ require_gamepart() {
 	[ -x "$gamepart" ] || skip_all "no $gamepart: run make tool (or tool-asan) first"
 }
 
+# The gamepart linked with the libext2fs of the e2fsprogs series (make
+# tool-series), which folds the encodings the series adds: $GAMEPART_SERIES,
+# else build/series/gamepart.  Skip the whole test without it; sets
+# $gp_series.
+require_gamepart_series() {
+	gp_series=${GAMEPART_SERIES:-$build/series/gamepart}
+	[ -x "$gp_series" ] || skip_all "no $gp_series: run make tool-series"
+}
+
 # kernel_role KERNEL: "stock" for the kernels built without the series
 # (stock, stock-distro), "patched" for those built with it (patched,
 # distro, debug), for guests whose checks differ between them.

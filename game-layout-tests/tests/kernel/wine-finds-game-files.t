@@ -26,31 +26,15 @@ if [ "${1-}" = --guest ]; then
 
 	# Wine would find these names even without +F, by scanning; what
 	# makes the scan unneeded is the kernel finding them itself.
-	native() {
-		local root=$1 kind what rest found=0 total=0
-		while IFS=$'\t' read -r kind what rest; do
-			[ "$kind" = open ] || continue
-			total=$((total + 1))
-			[ -f "$root/${what//\\//}" ] && found=$((found + 1))
-		done <"$root/references.tsv"
-		echo "$found/$total"
-	}
-	n=$(native "$lib")
+	n=$(references_resolved "$lib")
 	[ "${n%/*}" = "${n#*/}" ]
 	ok $? "the kernel itself resolves every game spelling on +F ($n)"
-	diag "on the case-sensitive copy it resolves $(native $mnt/case-sensitive)"
+	diag "on the case-sensitive copy it resolves $(references_resolved $mnt/case-sensitive)"
 
 	# The client's TAP, folded into this test's.
 	$wine64 "$client" 'Z:\tmp\mnt\steamapps\common' >/tmp/client.out 2>/tmp/client.err
 	status=$?
-	while IFS= read -r line; do
-		line=${line%$'\r'}
-		case $line in
-		"ok "*) ok 0 "+F: ${line#ok [0-9]* - }" ;;
-		"not ok "*) ok 1 "+F: ${line#not ok [0-9]* - }" ;;
-		"# timing "*) diag "+F ${line#\# }" ;;
-		esac
-	done </tmp/client.out
+	client_tap +F /tmp/client.out
 	is $status 0 "layout-client.exe exits 0 on the +F library" ||
 		diag "$(head -n 5 /tmp/client.err)"
 

@@ -15,7 +15,9 @@
 # the kernel folds some such names as upstream's fs/unicode does in every
 # encoding (a stray continuation byte after a character passes through
 # the fold: "n\x80abc" and "n\x80ABC" are one name on stock 6.1 too) and
-# compares the others as bytes, as the table does.
+# compares the others as bytes, as the table does.  gamepart (linked with
+# the series' libext2fs, make tool-series) answers as the kernel does on
+# every pair, those included.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -63,6 +65,24 @@ for _, a, b in pairs:
 EOF
 	cmp -s /tmp/kernel /tmp/table
 	ok $? "the kernel answers as the windows table does, pair by pair"
+
+	# gamepart's answer: fold answers each name with the first name of
+	# the run that is one name with it.
+	python3 - /tmp/pairs "$GAMEPART_SERIES" >/tmp/tool <<'EOF'
+import subprocess, sys
+pairs = [l.rstrip(b"\n").split(b"\t") for l in open(sys.argv[1], "rb")]
+names = sorted({n for _, a, b in pairs for n in (a, b)})
+out = subprocess.run([sys.argv[2], "fold", "-z", "--encoding", "utf8-windows-12.1"],
+                     input=b"".join(n + b"\0" for n in names),
+                     stdout=subprocess.PIPE, check=True).stdout.split(b"\0")
+leader = dict(zip(names, out))
+for _, a, b in pairs:
+    print("equal" if leader[a] == leader[b] else "differ")
+EOF
+	ok $? "gamepart fold --encoding utf8-windows-12.1 answered every pair"
+	d=$(diff <(paste /tmp/pairs /tmp/kernel) <(paste /tmp/pairs /tmp/tool))
+	ok $? "gamepart answers as the kernel does, pair by pair, names that are not UTF-8 included" ||
+		diag "< kernel, > gamepart" "$(echo "$d" | head -n 20)"
 
 	python3 - /tmp/pairs /tmp/kernel /tmp/wine "$tables/ucd/DerivedAge.txt" >/tmp/verdict <<'EOF'
 import sys
@@ -119,9 +139,10 @@ require_cmd debugfs python3
 [ -x "$build/unicode/utf8-dump-windows" ] || skip_all "no $build/unicode/utf8-dump-windows: run make unicode-tables"
 [ -x "$build/wine/bin/name-compare.exe" ] || skip_all "no name-compare.exe: run make windows-progs"
 [ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
+require_gamepart_series
 make_scratch
 make_casefold_image "$scratch/windows.img" 128M &&
 	debugfs -w -R "ssv encoding 0xff02" "$scratch/windows.img" >/dev/null 2>&1
 ok $? "an image in the Windows encoding (0xff02)"
-guest_run patched --disk "$scratch/windows.img" --
+guest_run patched --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/windows.img" --
 done_testing

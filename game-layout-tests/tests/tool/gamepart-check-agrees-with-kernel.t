@@ -9,7 +9,10 @@
 # same, group by group, on a normal and on a strict filesystem; on the
 # strict one, the names gamepart calls invalid are exactly those the
 # kernel refuses.  gamepart learns the filesystem's rules online, from the
-# superblock of the mounted device.
+# superblock of the mounted device.  On the patched kernel the same holds
+# for the encodings the series adds, utf8-nfkd-12.1 and utf8-windows-12.1,
+# with the gamepart linked with the series' libext2fs (make tool-series),
+# on cards it made itself.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -82,6 +85,20 @@ if [ "${1-}" = --guest ]; then
 		agree "the names with an ignorable code point" '^ignorable' $kind
 	done
 	agree "the names strict mode refuses" '^refused' strict
+
+	if [ "${2-}" = patched ] && [ -n "${GAMEPART_SERIES-}" ]; then
+		gp=$GAMEPART_SERIES
+		probe_fs /dev/vdc nfkd
+		probe_fs /dev/vdd windows
+		one_group nfkd "fullwidth ＡＢＣ is ABC" ABC abc ＡＢＣ ａｂｃ
+		one_group windows "ABC and abc are one name" ABC abc
+		for kind in nfkd windows; do
+			agree "every group of colliding names" '^collide' $kind
+			agree "the names with an ignorable code point" '^ignorable' $kind
+		done
+		is "$(grep -c '^ignorable' /tmp/windows.kernel)" 0 \
+			"windows: the kernel drops no code point"
+	fi
 	d=$(diff <(grep '^refused' /tmp/strict.kernel) \
 		<(grep '^refused' /tmp/normal.tool))
 	ok $? "normal: the names gamepart calls invalid are those a strict filesystem refuses"
@@ -104,10 +121,26 @@ require_cmd python3 jq
 make_scratch
 "$gp" create --size 64M "$scratch/normal.img" >/dev/null || exit 1
 "$gp" create --size 64M --strict "$scratch/strict.img" >/dev/null || exit 1
+series=()
+gp_series=${GAMEPART_SERIES:-$build/series/gamepart}
+if [ -x "$gp_series" ] && [ -x "$build/e2fsprogs/sbin/mke2fs" ]; then
+	for enc in nfkd windows; do
+		PATH=$build/e2fsprogs/sbin:$PATH "$gp_series" create --size 64M \
+			--encoding utf8-$enc-12.1 "$scratch/$enc.card" >/dev/null || exit 1
+	done
+	series=(--env "GAMEPART_SERIES=$gp_series" --disk "$scratch/nfkd.img" --disk "$scratch/windows.img")
+else
+	diag "no $gp_series (make tool-series): today's encoding only"
+fi
 for kernel in $(test_kernels); do
 	cp --sparse=always "$scratch/normal.img" "$scratch/n.img"
 	cp --sparse=always "$scratch/strict.img" "$scratch/s.img"
+	for enc in nfkd windows; do
+		[ ! -f "$scratch/$enc.card" ] || cp --sparse=always "$scratch/$enc.card" "$scratch/$enc.img"
+	done
+	role=$(kernel_role "$kernel")
 	guest_run "$kernel" --env "GAMEPART=$gp" \
-		--disk "$scratch/n.img" --disk "$scratch/s.img" --
+		--disk "$scratch/n.img" --disk "$scratch/s.img" \
+		${series[@]+"${series[@]}"} -- "$role"
 done
 done_testing
