@@ -19,7 +19,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full bench bench-check bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
+	check-full bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -28,6 +28,7 @@ help:
 	@echo 'make list-tests  the test files of each group (quick, guest, slow, full, asan)'
 	@echo 'make bench       Wine and native lookups, +F against case-sensitive, patched against stock: build/report/'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
+	@echo 'make bench-encodings  the same on the patched kernels, in each encoding of the series'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
 	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
 	@echo 'make bench-e2fsck  e2fsck -fn of 10^6 casefolded entries, stock against patched e2fsprogs'
@@ -261,6 +262,10 @@ bench-check: kernel tool
 
 bench: kernel kernel-stock kernel-distro kernel-stock-distro progs wine-prefix windows-progs
 	@$(TESTS)/bench/bench-lookups
+
+# The same on the patched kernels, on a filesystem of each encoding.
+bench-encodings: kernel kernel-distro e2fsprogs progs wine-prefix windows-progs
+	@$(TESTS)/bench/bench-lookups --encodings
 
 bench-kernel: kernel kernel-stock kernel-distro kernel-stock-distro progs
 	@$(TESTS)/bench/bench-lookups --native
