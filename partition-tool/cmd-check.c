@@ -45,7 +45,8 @@ static void usage(FILE *out)
 
 struct check {
 	int encoding;		/* --encoding, or -1: the filesystem's */
-	struct folder *folder;
+	struct folder *chosen;	/* --encoding's rules, for every target */
+	struct folder *folder;	/* the rules of the target being checked */
 	struct report *report;
 	struct target target;	/* the one being checked */
 	bool prefix;		/* several targets: name the target in dirs */
@@ -109,10 +110,10 @@ static int check_one(struct check *c, const char *arg)
 				arg, undo, arg);
 		free(undo);
 	}
-	if (c->encoding < 0) {
+	if (!c->chosen) {
 		c->folder = target_folder(t, true);
 	} else {
-		c->folder = encoding_folder(c->encoding, arg);
+		c->folder = c->chosen;
 		if (t->info.known && t->info.casefold_feature &&
 		    t->info.encoding != c->encoding)
 			gp_warn("%s: note: its filesystem folds as %s; checked as %s folds",
@@ -129,7 +130,8 @@ static int check_one(struct check *c, const char *arg)
 	walk_target(t, visit, c, &res);
 	progress_end();
 	free(label);
-	folder_free(c->folder);
+	if (c->folder != c->chosen)
+		folder_free(c->folder);
 	c->folder = NULL;
 	target_close(t);
 	return res.errors ? -1 : 0;
@@ -163,6 +165,12 @@ int cmd_check(int argc, char **argv)
 	}
 	if (optind == argc)
 		return usage_error("no TARGET or PATH given");
+	/* Before any target: an encoding gamepart cannot fold stops here. */
+	if (c.encoding >= 0) {
+		c.chosen = encoding_folder(c.encoding, NULL);
+		if (!c.chosen)
+			return EXIT_TROUBLE;
+	}
 
 	c.report = report_new();
 	c.prefix = argc - optind > 1;
@@ -181,5 +189,6 @@ int cmd_check(int argc, char **argv)
 	ret = failed ? EXIT_TROUBLE :
 	      report_collisions(c.report) ? EXIT_FINDINGS : EXIT_NOTHING_FOUND;
 	report_free(c.report);
+	folder_free(c.chosen);
 	return ret;
 }

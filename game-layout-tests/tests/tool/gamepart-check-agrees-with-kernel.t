@@ -87,9 +87,10 @@ if [ "${1-}" = --guest ]; then
 	agree "the names strict mode refuses" '^refused' strict
 
 	if [ "${2-}" = patched ] && [ -n "${GAMEPART_SERIES-}" ]; then
-		gp=$GAMEPART_SERIES
+		plain_gp=$gp gp=$GAMEPART_SERIES
 		probe_fs /dev/vdc nfkd
 		probe_fs /dev/vdd windows
+		gp=$plain_gp
 		one_group nfkd "fullwidth ＡＢＣ is ABC" ABC abc ＡＢＣ ａｂｃ
 		one_group windows "ABC and abc are one name" ABC abc
 		for kind in nfkd windows; do

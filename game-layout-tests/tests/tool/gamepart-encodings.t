@@ -8,7 +8,8 @@
 # under utf8-windows-12.1, and under utf8-12.1 and utf8-nfkd-12.1 exactly
 # the groups the generator planted as names NTFS keeps apart.  It makes a
 # card in each encoding (create --encoding, with the series' mke2fs),
-# which dumpe2fs, status and the series' e2fsck agree on.  A gamepart on
+# which dumpe2fs, status and the series' e2fsck agree on, and which check
+# folds as its own encoding.  A gamepart on
 # the system's libext2fs refuses those encodings before touching anything
 # (exit 2), saying why; an unknown name is a usage error.
 
@@ -23,8 +24,10 @@ make_scratch
 gen=$top/game-layout-tests/game-trees/gen-game-trees
 
 # What the system's libext2fs cannot fold is refused, with the reason.
-"$gp" check --encoding utf8-windows-12.1 "$scratch" >/dev/null 2>"$scratch/err"
+"$gp" check --json --encoding utf8-windows-12.1 "$scratch" "$scratch" >"$scratch/out" 2>"$scratch/err"
 is $? 2 "system libext2fs: check --encoding utf8-windows-12.1 exits 2"
+[ ! -s "$scratch/out" ] && [ "$(wc -l <"$scratch/err")" = 1 ]
+ok $? "before any target: no report, one message"
 grep -q "encoding utf8-windows-12.1: gamepart's libext2fs cannot fold its names (e2fsprogs-patches adds it)" "$scratch/err"
 ok $? "and says why" || diag "$(cat "$scratch/err")"
 "$gp" create --encoding utf8-nfkd-12.1 --size 64M "$scratch/refused.img" >/dev/null 2>&1
@@ -82,7 +85,15 @@ for enc in utf8-12.1 utf8-nfkd-12.1 utf8-windows-12.1; do
 	is "$(sed -n 's/^encoding: *//p' "$scratch/status")" "$enc" "$enc: status names it"
 	"$sbin/e2fsck" -fn "$img" >"$scratch/fsck" 2>&1
 	ok $? "$enc: the series' e2fsck finds the card clean" || diag "$(tail -n 5 "$scratch/fsck")"
-	"$gp_series" check "$img" >/dev/null 2>&1
-	is $? 0 "$enc: check of the card folds as its encoding and finds nothing"
+	# Two names of a directory that is not casefolded yet: one name in
+	# utf8-12.1 and utf8-nfkd-12.1, two in utf8-windows-12.1.
+	printf '%s\n' "mkdir old" "write /dev/null old/straße.txt" "write /dev/null old/strasse.txt" |
+		"$sbin/debugfs" -w -f - "$img" >/dev/null 2>&1
+	"$gp_series" check --json "$img" >"$scratch/card.json" 2>/dev/null
+	st=$?
+	want=1
+	[ $enc = utf8-windows-12.1 ] && want=0
+	is "$st:$(jq '.collisions | length' "$scratch/card.json")" "$want:$want" \
+		"$enc: check of the card folds as its encoding: $want group(s) of straße.txt, strasse.txt"
 done
 done_testing
