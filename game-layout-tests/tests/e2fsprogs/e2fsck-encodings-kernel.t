@@ -54,7 +54,9 @@ entries=3000
 for encoding in utf8-nfkd-12.1 utf8-windows-12.1; do
 	img=$scratch/$encoding.img
 	truncate -s 512M "$img"
-	"$patched_sbin/mke2fs" -q -F -t ext4 -O casefold -E encoding=$encoding "$img"
+	# Inodes for every name: 512 MiB gets 32,768 by default.
+	"$patched_sbin/mke2fs" -q -F -t ext4 -N $((entries + 10000)) -O casefold \
+		-E encoding=$encoding "$img"
 	ok $? "patched mke2fs -E encoding=$encoding"
 	is "$("$patched_sbin/dumpe2fs" -h "$img" 2>/dev/null | sed -n 's/^Character encoding: *//p')" \
 		$encoding "dumpe2fs names it $encoding"
