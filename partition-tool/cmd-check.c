@@ -154,10 +154,9 @@ int cmd_check(int argc, char **argv)
 			json = true;
 			break;
 		case 'e':
-			c.encoding = encoding_by_name(optarg);
+			c.encoding = encoding_option(optarg);
 			if (c.encoding < 0)
-				return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
-						   optarg);
+				return EXIT_TROUBLE;
 			break;
 		default:
 			return common_option(opt, argv, usage);

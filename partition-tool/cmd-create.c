@@ -23,7 +23,6 @@
 
 #define LABEL_MAX		16		/* s_volume_name */
 #define DEFAULT_LABEL		"gamedata"
-#define DEFAULT_ENCODING	"utf8-12.1"
 
 static void usage(FILE *out)
 {
@@ -38,7 +37,7 @@ static void usage(FILE *out)
 	      "  -o, --owner USER[:GROUP]  owner of the root and the library directories\n"
 	      "                         (names or numbers; USER alone: its login group;\n"
 	      "                         default: whoever ran sudo or pkexec, else you)\n"
-	      "  -e, --encoding NAME    how names are compared: " DEFAULT_ENCODING " (default),\n"
+	      "  -e, --encoding NAME    how names are compared: utf8-12.1 (default),\n"
 	      "                         utf8-nfkd-12.1 or utf8-windows-12.1\n"
 	      "  -s, --strict           strict encoding: refuse names that are not valid UTF-8\n"
 	      "  -l, --layout FILE      directories to create (default: the Steam layout)\n"
@@ -206,8 +205,8 @@ int cmd_create(int argc, char **argv)
 		{ "force", no_argument, NULL, 'f' },
 		COMMON_LONGOPTS,
 	};
-	struct provision_opts o = { .label = DEFAULT_LABEL };
-	const char *encoding = DEFAULT_ENCODING;
+	struct provision_opts o = { .label = DEFAULT_LABEL,
+				    .encoding = EXT4_ENC_UTF8_12_1 };
 	struct folder *folder;
 	static const char by_option[] = "as --owner asked";
 	const char *why, *layout_file = NULL, *owner_from = by_option;
@@ -227,7 +226,9 @@ int cmd_create(int argc, char **argv)
 			o.label = optarg;
 			break;
 		case 'e':
-			encoding = optarg;
+			o.encoding = encoding_option(optarg);
+			if (o.encoding < 0)
+				return EXIT_TROUBLE;
 			break;
 		case 's':
 			o.strict = true;
@@ -254,10 +255,6 @@ int cmd_create(int argc, char **argv)
 	o.target = argv[optind];
 	if (!*o.label || strlen(o.label) > LABEL_MAX)
 		return usage_error("--label: '%s' must be 1 to 16 bytes", o.label);
-	o.encoding = encoding_by_name(encoding);
-	if (o.encoding < 0)
-		return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
-				   encoding);
 	/* Before TARGET is touched: names gamepart could not fold stop here. */
 	folder = encoding_folder(o.encoding, o.target);
 	if (!folder)
@@ -284,7 +281,7 @@ int cmd_create(int argc, char **argv)
 	for (i = 0; i < l.count; i++)
 		ncf += l.dirs[i].casefold;
 	printf("%s: ext4, casefold %s%s, label '%s', %zu director%s (%zu casefolded)\n",
-	       o.target, encoding, o.strict ? " strict" : "", o.label, l.count,
+	       o.target, encoding_name(o.encoding), o.strict ? " strict" : "", o.label, l.count,
 	       l.count == 1 ? "y" : "ies", ncf);
 	owner = describe_owner(o.uid, o.gid);
 	printf("%s: the library belongs to %s, %s\n", o.target, owner,

@@ -69,10 +69,9 @@ int cmd_fold(int argc, char **argv)
 			end = '\0';
 			break;
 		case 'e':
-			encoding = encoding_by_name(optarg);
+			encoding = encoding_option(optarg);
 			if (encoding < 0)
-				return usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
-						   optarg);
+				return EXIT_TROUBLE;
 			break;
 		default:
 			return common_option(opt, argv, usage);

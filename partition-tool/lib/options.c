@@ -8,7 +8,18 @@
 #include <string.h>
 
 #include "options.h"
+#include "target.h"
 #include "util.h"
+
+int encoding_option(const char *name)
+{
+	int encoding = encoding_by_name(name);
+
+	if (encoding < 0)
+		usage_error("--encoding: unknown encoding '%s' (known: " ENCODING_NAMES ")",
+			    name);
+	return encoding;
+}
 
 int usage_error(const char *fmt, ...)
 {

@@ -34,4 +34,10 @@ int common_option(int opt, char **argv, void (*usage)(FILE *out));
 /* "gamepart: COMMAND: TEXT; see 'gamepart COMMAND --help'"; EXIT_TROUBLE. */
 int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/*
+ * The s_encoding of --encoding NAME, or -1 after the usage error that
+ * names the encodings gamepart knows.
+ */
+int encoding_option(const char *name);
+
 #endif

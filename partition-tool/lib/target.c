@@ -391,15 +391,17 @@ static struct folder *folder_or_say(int encoding, int flags, const char *who)
 {
 	struct folder *f = folder_new(encoding, flags);
 	const char *name = encoding_name(encoding);
+	const char *sep = who ? ": " : "";
 
 	if (f)
 		return f;
+	if (!who)
+		who = "";
 	if (name)
 		gp_warn("%s%sencoding %s: gamepart's libext2fs cannot fold its names (e2fsprogs-patches adds it)",
-			who ? who : "", who ? ": " : "", name);
+			who, sep, name);
 	else
-		gp_warn("%s%sunknown filename encoding %d", who ? who : "",
-			who ? ": " : "", encoding);
+		gp_warn("%s%sunknown filename encoding %d", who, sep, encoding);
 	return NULL;
 }
 
