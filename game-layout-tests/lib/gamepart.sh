@@ -140,3 +140,17 @@ count_casefolded() {
 		[ $((f & casefold_fl)) -ne 0 ] && echo
 	done | wc -l
 }
+
+# collision_groups: the groups of a check report (check --json, or the
+# "report" of import --json) on stdin, each as DIR/NAME|DIR/NAME with its
+# names sorted, one a line, sorted: the form planted_groups gives.
+collision_groups() {
+	jq -r '.collisions[] | .dir as $d | [.names[] | $d + "/" + .] | sort | join("|")' |
+		LC_ALL=C sort
+}
+
+# planted_groups LAYOUT_JSON: the groups of names that NTFS keeps apart and
+# utf8-12.1 makes one, as gen-game-trees --profile ntfs planted them.
+planted_groups() {
+	jq -r '.windows_only[] | sort | join("|")' "$1" | LC_ALL=C sort
+}

@@ -16,6 +16,7 @@
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
+	. "$guest_lib/gamepart.sh"
 	trees=$2
 	gp=$GAMEPART_SERIES
 	client=$top/build/wine/bin/layout-client.exe
@@ -66,14 +67,11 @@ if [ "${1-}" = --guest ]; then
 	is $? 1 "utf8-12.1: gamepart import refuses (exit 1)"
 	is "$(jq -r .outcome /tmp/nfd.json)" stopped "utf8-12.1: outcome stopped"
 	is "$(ls -A "$lib" | wc -l)" 0 "utf8-12.1: nothing changed in the library"
-	groups() {
-		jq -r '.collisions[] | .dir as $d | [.names[] | $d + "/" + .] | sort | join("|")' | LC_ALL=C sort
-	}
-	jq -r '.windows_only[] | sort | join("|")' "$trees/layout.json" | LC_ALL=C sort >/tmp/planted
-	d=$(diff /tmp/planted <(jq .report /tmp/nfd.json | groups))
+	planted_groups "$trees/layout.json" >/tmp/planted
+	d=$(diff /tmp/planted <(jq .report /tmp/nfd.json | collision_groups))
 	ok $? "utf8-12.1: the import names exactly the $(wc -l </tmp/planted) planted groups" ||
 		diag "< planted, > import" "$d"
-	"$gp" check --json --encoding utf8-12.1 "$trees" 2>/dev/null | groups >/tmp/check
+	"$gp" check --json --encoding utf8-12.1 "$trees" 2>/dev/null | collision_groups >/tmp/check
 	d=$(diff /tmp/planted /tmp/check)
 	ok $? "utf8-12.1: and so does check --encoding utf8-12.1 of the source" ||
 		diag "< planted, > check" "$d"
