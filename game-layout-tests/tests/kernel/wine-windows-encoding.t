@@ -141,8 +141,7 @@ require_cmd debugfs python3
 [ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
 require_gamepart_series
 make_scratch
-make_casefold_image "$scratch/windows.img" 128M &&
-	debugfs -w -R "ssv encoding 0xff02" "$scratch/windows.img" >/dev/null 2>&1
+make_encoded_image "$scratch/windows.img" 128M 0xff02
 ok $? "an image in the Windows encoding (0xff02)"
 guest_run patched --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/windows.img" --
 done_testing
