@@ -14,6 +14,7 @@ MOUNT_PATH=
 MOUNT_OPTIONS=noatime,nosuid,nodev
 OWNER=
 LAYOUT=
+ENCODING=utf8-12.1
 STRICT=no
 
 conf_error() {
@@ -63,6 +64,13 @@ read_config() {
 		OWNER)
 			case $value in *[!A-Za-z0-9:._-]*)
 				conf_error $n "$key: '$value' is not USER[:GROUP]" ;;
+			esac ;;
+		ENCODING)
+			# As gamepart create --encoding names them; a gamepart or an
+			# e2fsprogs without the series' encodings refuses the last two
+			# when a card is provisioned, saying so in the journal.
+			case $value in utf8-12.1 | utf8-nfkd-12.1 | utf8-windows-12.1) ;;
+			*) conf_error $n "$key: '$value' is not utf8-12.1, utf8-nfkd-12.1 or utf8-windows-12.1" ;;
 			esac ;;
 		STRICT)
 			case $value in yes | no) ;;

@@ -84,6 +84,10 @@ is "$(bad_conf 'MOUNT_ROOT=relative')" \
 	"a relative mount root is refused"
 is "$(bad_conf 'FROB=1')" "gamepart: $scratch/etc/gamepart.conf:1: unknown key FROB" \
 	"an unknown key is refused"
+is "$(bad_conf 'ENCODING=utf8')" \
+	"gamepart: $scratch/etc/gamepart.conf:1: ENCODING: 'utf8' is not utf8-12.1, utf8-nfkd-12.1 or utf8-windows-12.1" \
+	"an encoding gamepart create does not name is refused"
+is "$(bad_conf 'ENCODING=utf8-windows-12.1')" "" "ENCODING=utf8-windows-12.1 is taken"
 is "$(bad_conf 'PROVISION_NAME=gamedata')" \
 	"gamepart: $scratch/etc/gamepart.conf:1: GAMEDATA_NAME and PROVISION_NAME are both gamedata" \
 	"the two names may not be the same"
