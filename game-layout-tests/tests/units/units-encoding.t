@@ -68,7 +68,6 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-. "$tests_lib/gamepart.sh"
 . "$tests_lib/e2fsprogs.sh"
 require_patched_e2fsprogs
 [ -x "$build/series/plain/gamepart" ] || skip_all "no $build/series/plain/gamepart: run make tool-series"
