@@ -70,6 +70,7 @@ read_config() {
 			# e2fsprogs without the series' encodings refuses the last two
 			# when a card is provisioned, saying so in the journal.
 			case $value in utf8-12.1 | utf8-nfkd-12.1 | utf8-windows-12.1) ;;
+			"") value=utf8-12.1 ;;
 			*) conf_error $n "$key: '$value' is not utf8-12.1, utf8-nfkd-12.1 or utf8-windows-12.1" ;;
 			esac ;;
 		STRICT)

@@ -88,6 +88,9 @@ is "$(bad_conf 'ENCODING=utf8')" \
 	"gamepart: $scratch/etc/gamepart.conf:1: ENCODING: 'utf8' is not utf8-12.1, utf8-nfkd-12.1 or utf8-windows-12.1" \
 	"an encoding gamepart create does not name is refused"
 is "$(bad_conf 'ENCODING=utf8-windows-12.1')" "" "ENCODING=utf8-windows-12.1 is taken"
+printf 'ENCODING=\n' >"$scratch/etc/gamepart.conf"
+is "$(env -i GAMEPART_CONF="$scratch/etc/gamepart.conf" sh -c '. "$1"; read_config; echo "$ENCODING"' \
+	sh "$helpers/config.sh")" utf8-12.1 "an empty ENCODING= is the default, utf8-12.1"
 is "$(bad_conf 'PROVISION_NAME=gamedata')" \
 	"gamepart: $scratch/etc/gamepart.conf:1: GAMEDATA_NAME and PROVISION_NAME are both gamedata" \
 	"the two names may not be the same"
