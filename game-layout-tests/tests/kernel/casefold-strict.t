@@ -39,16 +39,17 @@ if [ "${1-}" = --guest ]; then
 		ok $? "strict: valid UTF-8 is still folded (CAFÉ finds Café)"
 		case $encoding in
 		0001)
-			touch $ci/straße.txt && same_file $ci/straße.txt $ci/STRASSE.TXT
+			touch "$ci/straße.txt" && same_file "$ci/straße.txt" "$ci/STRASSE.TXT"
 			ok $? "strict, utf8-12.1: STRASSE.TXT finds straße.txt (full case folding)"
 			;;
 		ff01)
-			touch $ci/ＡＢＣ.txt && same_file $ci/ＡＢＣ.txt $ci/abc.txt
+			touch "$ci/ＡＢＣ.txt" && same_file "$ci/ＡＢＣ.txt" "$ci/abc.txt"
 			ok $? "strict, utf8-nfkd-12.1: abc.txt finds the fullwidth ＡＢＣ.txt (NFKD)"
 			;;
 		ff02)
-			touch $ci/straße.txt $ci/strasse.txt && ! same_file $ci/straße.txt $ci/strasse.txt &&
-				same_file $ci/straße.txt $ci/STRAßE.TXT
+			touch "$ci/straße.txt" "$ci/strasse.txt" &&
+				! same_file "$ci/straße.txt" "$ci/strasse.txt" &&
+				same_file "$ci/straße.txt" "$ci/STRAßE.TXT"
 			ok $? "strict, utf8-windows-12.1: straße.txt and strasse.txt are two files, STRAßE.TXT finds the first"
 			;;
 		*)
