@@ -19,7 +19,7 @@ PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
+	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -38,6 +38,7 @@ help:
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
 	@echo 'make tool-series build/series/gamepart: linked with the e2fsprogs series'"'"' libext2fs, folds its encodings'
+	@echo '                 (ASan/UBSan; build/series/plain/gamepart without them)'
 	@echo 'make deb         build/deb/gamepart.deb: the Debian package, lintian-clean'
 	@echo 'make sysext      build/sysext/gamepart.raw: a systemd-sysext image, for a read-only /usr'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
@@ -47,6 +48,7 @@ help:
 	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
 	@echo 'make unicode-tables  build/unicode: fs/unicode'"'"'s tables made again by the series'"'"' generator, each profile'
 	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
+	@echo 'make e2fsprogs-deb  build/e2fsprogs-deb: the same as Debian packages, +gamepartN, for a system to install'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:
@@ -80,6 +82,11 @@ kernel-stock-distro: deps
 # path; the system's e2fsprogs stays the one on PATH.
 e2fsprogs: deps
 	@scripts/build-e2fsprogs $(BUILD)/e2fsprogs
+
+# The same as Debian packages (e2fsprogs, libext2fs2, ...), for a system
+# to install; after make e2fsprogs, whose test suite run they rely on.
+e2fsprogs-deb: e2fsprogs
+	@scripts/build-e2fsprogs-deb $(BUILD)/e2fsprogs-deb
 
 # fs/unicode's tables made again from Debian's Unicode data by the
 # series' mkutf8data, one per profile, and a reader of each (seconds:
@@ -231,9 +238,10 @@ check: guest
 	$(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS))
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
-# and the full tests (on stock and patched, two at a time), then every
-# per-kernel guest test on the debug kernel.
-check-full: guest kernel-debug
+# and the full tests (on stock and patched, two at a time; among them the
+# e2fsprogs packages installed in a guest), then every per-kernel guest
+# test on the debug kernel.
+check-full: guest kernel-debug e2fsprogs-deb
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
 	@mkdir -p $(BUILD)/valgrind
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \

@@ -4,10 +4,13 @@
 # part of build-e2fsprogs' cache key.
 
 # The source version of the installed e2fsprogs: a binary rebuild
-# (1.47.0-2+b2) has none of its own.
+# (1.47.0-2+b2) has none of its own, and make e2fsprogs-deb's packages
+# (1.47.0-2+gamepart...) are built from Debian's 1.47.0-2.
 e2fsprogs_source_version() {
-	dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null ||
+	local version
+	version=$(dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null) ||
 		die "e2fsprogs is not installed (run: make deps)"
+	printf '%s\n' "${version%+gamepart*}"
 }
 
 # e2fsprogs_fetch_source VERSION: print the path of the source package's
