@@ -28,7 +28,7 @@ if [ "${1-}" = --guest ]; then
 	# As the README says to install them: apt orders them (e2fsprogs
 	# pre-depends on exactly its own libext2fs2) and upgrades the -dev
 	# packages the host has with them.
-	apt-get install -y -q --no-download "$debs"/e2fsprogs/*.deb >/tmp/apt.log 2>&1
+	apt-get install -y -q "$debs"/e2fsprogs/*.deb >/tmp/apt.log 2>&1
 	ok $? "apt install of every package make e2fsprogs-deb made" ||
 		diag "$(tail -n 20 /tmp/apt.log)"
 	apt-get check >/tmp/apt-check.log 2>&1 && [ -z "$(dpkg --audit)" ]
