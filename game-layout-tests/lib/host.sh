@@ -183,6 +183,16 @@ kernel_role() {
 	esac
 }
 
+# patched_test_kernels: those of test_kernels built with the series, one
+# a line (none when GAMEPART_KERNELS names only stock ones).
+patched_test_kernels() {
+	local k
+	for k in $(test_kernels); do
+		[ "$(kernel_role "$k")" = patched ] && echo "$k"
+	done
+	return 0
+}
+
 # require_prog NAME...: the test programs (game-layout-tests/progs, make progs).
 require_prog() {
 	local h

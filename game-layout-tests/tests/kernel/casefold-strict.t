@@ -69,10 +69,7 @@ fi
 require_cmd debugfs
 casefold_guests -E encoding=utf8,encoding_flags=strict
 casefold_guests
-patched=
-for k in $(test_kernels); do
-	[ "$(kernel_role "$k")" = patched ] && patched+=" $k"
-done
+patched=$(patched_test_kernels)
 if [ -n "$patched" ]; then
 	casefold_guests -k "$patched" -e 0xff01 -E encoding=utf8,encoding_flags=strict
 	casefold_guests -k "$patched" -e 0xff02 -E encoding=utf8,encoding_flags=strict

@@ -35,10 +35,7 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-kernels=
-for k in $(test_kernels); do
-	[ "$(kernel_role "$k")" = patched ] && kernels+=" $k"
-done
+kernels=$(patched_test_kernels)
 [ -n "$kernels" ] || skip_all "no kernel with the series among: $(test_kernels | xargs)"
 require_kernel $kernels
 for k in $kernels; do
