@@ -71,7 +71,6 @@ with_fscrypt() {
 }
 kernels=$(with_fscrypt ${GAMEPART_KERNELS:-})
 [ -n "$kernels" ] || kernels=$(with_fscrypt stock-distro distro)
-kernels=$(echo $kernels)
 [ -n "$kernels" ] || skip_all "no kernel built with fscrypt: run make guest"
 casefold_guests -k "$kernels" -O encrypt
 done_testing
