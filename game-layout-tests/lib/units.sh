@@ -78,6 +78,16 @@ hot_plug() {
 	[ -b "$3" ]
 }
 
+# install_gamepart_deb DEB [TAG]: dpkg -i DEB as on a real system; one
+# check, "[TAG ]dpkg -i gamepart.deb".
+install_gamepart_deb() {
+	# A container image's policy-rc.d (exit 101: start nothing) may come
+	# with the host's /usr; a real system has none.
+	rm -f /usr/sbin/policy-rc.d
+	dpkg -i "$1" >/tmp/dpkg.log 2>&1
+	ok $? "${2:+$2 }dpkg -i gamepart.deb" || diag "$(tail -n 20 /tmp/dpkg.log)"
+}
+
 # mount_point_of DEV: where DEV is mounted, if it is.
 mount_point_of() {
 	findmnt -rn -S "$1" -o TARGET | head -n 1

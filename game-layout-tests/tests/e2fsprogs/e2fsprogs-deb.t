@@ -14,21 +14,20 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/units.sh"
-	debs=$2
+	. "$guest_lib/casefold.sh"
+	gamepart_deb=$2 e2fsprogs_debs=$3
 	wait_for_jobs
 	ok $? "the jobs of the boot finish"
-	# A container image's policy-rc.d (exit 101: start nothing) may come
-	# with the host's /usr; a real system has none.
-	rm -f /usr/sbin/policy-rc.d
-	dpkg -i "$debs/gamepart.deb" >/tmp/dpkg.log 2>&1
-	ok $? "dpkg -i gamepart.deb" || diag "$(tail -n 20 /tmp/dpkg.log)"
+	install_gamepart_deb "$gamepart_deb"
 	/usr/sbin/gamepart fold --encoding utf8-windows-12.1 x >/dev/null 2>/tmp/err
 	is $? 2 "the packaged gamepart, on the system's libext2fs, cannot fold utf8-windows-12.1"
 
+	# The guest's dpkg database is the host's: Debian's e2fsprogs.
+	system_version=$(dpkg-query -W -f='${Version}' e2fsprogs)
 	# As the README says to install them: apt orders them (e2fsprogs
 	# pre-depends on exactly its own libext2fs2) and upgrades the -dev
 	# packages the host has with them.
-	apt-get install -y -q "$debs"/e2fsprogs/*.deb >/tmp/apt.log 2>&1
+	apt-get install -y -q "$e2fsprogs_debs"/*.deb >/tmp/apt.log 2>&1
 	ok $? "apt install of every package make e2fsprogs-deb made" ||
 		diag "$(tail -n 20 /tmp/apt.log)"
 	apt-get check >/tmp/apt-check.log 2>&1 && [ -z "$(dpkg --audit)" ]
@@ -37,8 +36,8 @@ if [ "${1-}" = --guest ]; then
 	version=$(dpkg-query -W -f='${Version}' e2fsprogs)
 	case $version in *+gamepart*) true ;; *) false ;; esac
 	ok $? "dpkg knows e2fsprogs $version"
-	dpkg --compare-versions "$version" gt "$(cat "$debs/system-version")"
-	ok $? "a version apt takes as newer than the system's $(cat "$debs/system-version")"
+	dpkg --compare-versions "$version" gt "$system_version"
+	ok $? "a version apt takes as newer than the system's $system_version"
 	is "$(dpkg-query -W -f='${Version}' libext2fs2)" "$version" "libext2fs2 $version, the same"
 	lib=$(ldd /usr/sbin/gamepart | awk '$1 == "libext2fs.so.2" { print $3 }')
 	dpkg-query -S "$lib" | grep -q '^libext2fs2:'
@@ -55,7 +54,7 @@ if [ "${1-}" = --guest ]; then
 		"the packaged dumpe2fs names the encoding"
 	mkdir -p $mnt && mount /dev/vda $mnt && cd $mnt/steamapps/common &&
 		touch straße.txt strasse.txt && [ "$(ls | wc -l)" = 2 ] &&
-		[ "$(stat -c %i STRAßE.TXT)" = "$(stat -c %i straße.txt)" ]
+		same_file STRAßE.TXT straße.txt
 	ok $? "the kernel mounts it: straße.txt and strasse.txt are two files, STRAßE.TXT finds the first"
 	cd /
 	umount $mnt
@@ -70,12 +69,8 @@ require_kernel patched
 [ -f "$build/deb/gamepart.deb" ] || skip_all "no $build/deb/gamepart.deb (make deb)"
 ls "$build"/e2fsprogs-deb/e2fsprogs_*.deb >/dev/null 2>&1 ||
 	skip_all "no e2fsprogs packages in $build/e2fsprogs-deb (make e2fsprogs-deb)"
-require_cmd dpkg-query
 make_scratch
-mkdir -p "$scratch/debs/e2fsprogs"
-cp "$build/deb/gamepart.deb" "$scratch/debs/"
-cp "$build"/e2fsprogs-deb/*.deb "$scratch/debs/e2fsprogs/"
-dpkg-query -W -f='${Version}' e2fsprogs >"$scratch/debs/system-version"
 truncate -s 64M "$scratch/card.img"
-guest_run patched --systemd --writable-usr --disk "$scratch/card.img" -- "$scratch/debs"
+guest_run patched --systemd --writable-usr --disk "$scratch/card.img" -- \
+	"$build/deb/gamepart.deb" "$build/e2fsprogs-deb"
 done_testing

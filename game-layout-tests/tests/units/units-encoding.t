@@ -16,6 +16,7 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/units.sh"
+	. "$guest_lib/casefold.sh"
 	wait_for_jobs
 	ok $? "the units' jobs all finish at boot"
 	unit=gamepart-provision@$(devno vda1).service
@@ -55,10 +56,10 @@ if [ "${1-}" = --guest ]; then
 	has_f "$common"
 	ok $? "steamapps/common is +F"
 	touch "$common/straße.txt" "$common/strasse.txt" &&
-		[ "$(stat -c %i "$common/straße.txt")" != "$(stat -c %i "$common/strasse.txt")" ]
+		! same_file "$common/straße.txt" "$common/strasse.txt"
 	ok $? "straße.txt and strasse.txt are two files"
-	[ "$(stat -c %i "$common/STRAßE.TXT")" = "$(stat -c %i "$common/straße.txt")" ] &&
-		[ "$(stat -c %i "$common/STRASSE.TXT")" = "$(stat -c %i "$common/strasse.txt")" ]
+	same_file "$common/STRAßE.TXT" "$common/straße.txt" &&
+		same_file "$common/STRASSE.TXT" "$common/strasse.txt"
 	ok $? "each is found in another case"
 	umount "$card" && e2fsck -fn /dev/vda1 >/tmp/fsck 2>&1
 	ok $? "unmounted, the series' e2fsck -fn finds it clean" || diag "$(tail -n 10 /tmp/fsck)"

@@ -19,11 +19,7 @@ if [ "${1-}" = --guest ]; then
 	getent passwd 1000 >/dev/null || useradd -u 1000 -U -M -s /usr/sbin/nologin deck
 	gid=$(getent passwd 1000 | cut -d: -f4)
 
-	# A container image's policy-rc.d (exit 101: start nothing) may come
-	# with the host's /usr; a real system has none.
-	rm -f /usr/sbin/policy-rc.d
-	dpkg -i "$deb" >/tmp/dpkg.log 2>&1
-	ok $? "dpkg -i gamepart.deb" || diag "$(tail -n 20 /tmp/dpkg.log)"
+	install_gamepart_deb "$deb"
 	dpkg-query -L gamepart >/tmp/files
 	is "$(dpkg-query -W -f='${db:Status-Status}' gamepart)" installed "dpkg knows it installed"
 	is "$(systemctl is-enabled gamepart-report.timer)" enabled "the report's timer is enabled"

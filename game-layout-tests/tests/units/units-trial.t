@@ -31,9 +31,7 @@ if [ "${1-}" = --guest ]; then
 	as_user() {
 		setpriv --reuid=1000 --regid="$gid" --init-groups "$@"
 	}
-	rm -f /usr/sbin/policy-rc.d
-	dpkg -i "$deb" >/tmp/dpkg.log 2>&1
-	ok $? "1. dpkg -i gamepart.deb" || diag "$(tail -n 20 /tmp/dpkg.log)"
+	install_gamepart_deb "$deb" 1.
 
 	insert_card "$card_img" card /dev/vda1 "2. a fresh card"
 	id=$card_id
