@@ -48,7 +48,7 @@ help:
 	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
 	@echo 'make unicode-tables  build/unicode: fs/unicode'"'"'s tables made again by the series'"'"' generator, each profile'
 	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
-	@echo 'make e2fsprogs-deb  build/e2fsprogs-deb: the same as Debian packages, +gamepartN, for a system to install'
+	@echo 'make e2fsprogs-deb  build/e2fsprogs-deb: the same as Debian packages (+gamepart<date>), for a system to install'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:

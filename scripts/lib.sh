@@ -34,6 +34,29 @@ series_patches() {
 	sed -e 's/#.*//' -e 's/[[:space:]]*$//' -e '/^$/d' "$1"
 }
 
+# read_series SERIES: the patches SERIES names, as paths, into the array
+# "patches"; dies naming one that does not exist.  (build-kernel keeps
+# its own loop: it is part of the kernels' cache key.)
+read_series() {
+	local dir p
+	dir=$(dirname "$1")
+	patches=()
+	while IFS= read -r p; do
+		[ -r "$dir/$p" ] || die "${dir##*/}/series names '$p', which does not exist"
+		patches+=("$dir/$p")
+	done < <(series_patches "$1")
+}
+
+# install_cached CACHE OUTDIR: OUTDIR becomes a copy of the cache entry
+# CACHE, replaced whole, so that a copy cut short leaves no half of one.
+install_cached() {
+	rm -rf "$2.tmp"
+	mkdir -p "$(dirname "$2")"
+	cp -a "$1" "$2.tmp"
+	rm -rf "$2"
+	mv "$2.tmp" "$2"
+}
+
 # kernel_image NAME: where make puts the guest kernel NAME (patched, stock,
 # debug, distro, stock-distro): build/kernel for the patched one,
 # build/kernel-NAME for the others.
