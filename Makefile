@@ -13,8 +13,16 @@ MINGW_CC := x86_64-w64-mingw32-gcc
 # CPU in 300 s with two at once): run as many test files at once as there
 # are cores.  Tests share only read-only build products.
 PROVE_JOBS ?= $(shell nproc)
-PROVE_ONE := prove --exec bash --timer
+# Each file runs through rig/run-test, which, given $GAMEPART_TIMES,
+# keeps its time, its TAP and its guests' boot and test seconds there;
+# scripts/test-times makes build/report/test-times.md of them.
+PROVE_ONE := prove --exec $(TESTS)/rig/run-test --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
+TIMES := $(BUILD)/report/times
+# $(call timed,PHASE): the environment of a timed phase of a run.
+timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1)
+# After a phase that failed, the table so far, then the failure.
+times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 
 .PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
@@ -234,24 +242,28 @@ check-guest: guest
 # guest tests, whose summary ends the run.  The asan guest tests are not
 # run twice: booting guests is what make check spends its time on.
 check: guest
-	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
-	$(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS))
+	@rm -rf $(TIMES)
+	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS) $(times_then_fail)
+	$(call timed,2-main) $(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS)) $(times_then_fail)
+	@scripts/test-times $(TIMES)
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
 # and the full tests (on stock and patched, two at a time; among them the
 # e2fsprogs packages installed in a guest), then every per-kernel guest
 # test on the debug kernel.
 check-full: guest kernel-debug e2fsprogs-deb
-	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS)
+	@rm -rf $(TIMES)
+	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS) $(times_then_fail)
 	@mkdir -p $(BUILD)/valgrind
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
-	GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
-	GAMEPART_FULL=1 GAMEPART_KERNELS="stock patched" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS)
+	$(call timed,2-valgrind) GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
+	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="stock patched" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
 	@# The debug kernel one test at a time: two KASAN guests (of two vCPUs each, when it was
 	@# seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's set-up.
-	GAMEPART_FULL=1 GAMEPART_KERNELS=debug $(PROVE_ONE) $(PER_KERNEL_TESTS)
+	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS=debug $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
+	@scripts/test-times $(TIMES)
 
 # The test files of each group, as the targets above read them.
 list-tests:
