@@ -24,7 +24,7 @@ timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1)
 # After a phase that failed, the table so far, then the failure.
 times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 
-.PHONY: list-tests help deps deps-tool kernel kernel-stock kernel-debug kernel-distro kernel-stock-distro \
+.PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
 	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
@@ -50,10 +50,10 @@ help:
 	@echo 'make deb         build/deb/gamepart.deb: the Debian package, lintian-clean'
 	@echo 'make sysext      build/sysext/gamepart.raw: a systemd-sysext image, for a read-only /usr'
 	@echo 'make install     gamepart, its man pages, udev rule and units under $$(DESTDIR)$$(PREFIX)'
-	@echo 'make kernel      build/kernel/bzImage: linux-source-6.1 + kernel-patches/series'
-	@echo 'make kernel-stock  build/kernel-stock/bzImage: the same without the series'
-	@echo 'make kernel-debug  build/kernel-debug/bzImage: patched, KASAN and lockdep'
-	@echo 'make kernel-distro kernel-stock-distro  patched and stock, configured like a distribution kernel'
+	@echo 'make kernel-NAME build/kernel-NAME/bzImage: a kernel of kernel-patches/kernels (6.1-patched, ...)'
+	@echo 'make kernels     the kernels every guest test boots ($(TEST_KERNELS))'
+	@echo 'make kernels-debug kernels-distro  the debug ($(DEBUG_KERNELS)) and distribution-like ($(DISTRO_KERNELS)) ones'
+	@echo 'make kernel      build/kernel-$(DEFAULT_KERNEL): the one the demo boots'
 	@echo 'make unicode-tables  build/unicode: fs/unicode'"'"'s tables made again by the series'"'"' generator, each profile'
 	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
 	@echo 'make e2fsprogs-deb  build/e2fsprogs-deb: the same as Debian packages (+gamepart<date>), for a system to install'
@@ -66,24 +66,25 @@ deps:
 deps-tool:
 	@scripts/install-deps tool
 
-# Each kernel target asks the build script, which answers from the cache
-# when nothing it depends on has changed.
-kernel: deps
-	@scripts/build-kernel patched $(BUILD)/kernel
+# The guest kernels are the rows of kernel-patches/kernels, by class:
+# "test" (every guest test), "debug" (check-full's second pass),
+# "distro" (configured as distributions ship them: check-full, bench).
+# make kernel-NAME builds one; each asks the build script, which answers
+# from the cache when nothing it depends on has changed.
+kernels_of = $(shell . scripts/lib.sh && kernels_of $(1))
+TEST_KERNELS := $(call kernels_of,test)
+DEBUG_KERNELS := $(call kernels_of,debug)
+DISTRO_KERNELS := $(call kernels_of,distro)
+DEFAULT_KERNEL := $(shell . scripts/lib.sh && default_kernel)
 
-kernel-stock: deps
-	@scripts/build-kernel stock $(BUILD)/kernel-stock
+kernel-%: deps
+	@scripts/build-kernel $* $(BUILD)/kernel-$*
 
-kernel-debug: deps
-	@scripts/build-kernel debug $(BUILD)/kernel-debug
-
-# The same two configured as distributions ship them (fscrypt, fs-verity,
-# audit, AppArmor, fanotify, retpolines): kernel-patches/config/distro.config.
-kernel-distro: deps
-	@scripts/build-kernel patched-distro $(BUILD)/kernel-distro
-
-kernel-stock-distro: deps
-	@scripts/build-kernel stock-distro $(BUILD)/kernel-stock-distro
+# The patched kernel of the demo and the one-kernel benchmarks.
+kernel: kernel-$(DEFAULT_KERNEL)
+kernels: $(addprefix kernel-,$(TEST_KERNELS))
+kernels-debug: $(addprefix kernel-,$(DEBUG_KERNELS))
+kernels-distro: $(addprefix kernel-,$(DISTRO_KERNELS))
 
 # Debian's e2fsprogs source with e2fsprogs-patches/series, built only
 # once its own test suite passes.  Tests call these programs by their
@@ -203,7 +204,7 @@ sysext: deps tool
 	@scripts/build-sysext $(BUILD)/sysext
 
 # Everything a guest test may use.
-guest: kernel kernel-stock kernel-distro kernel-stock-distro wine-prefix windows-progs progs \
+guest: kernels wine-prefix windows-progs progs \
 	tool tool-asan tool-series e2fsprogs unicode-tables deb sysext
 
 demo: kernel tool wine-prefix windows-progs
@@ -226,9 +227,10 @@ QUICK_TESTS := $(call group,quick)
 ASAN_TESTS := $(filter-out $(FULL_TESTS),$(call group,asan))
 SLOW_TESTS := $(filter-out $(FULL_TESTS),$(call group,slow))
 GUEST_TESTS := $(SLOW_TESTS) $(filter-out $(FULL_TESTS) $(SLOW_TESTS),$(call group,guest))
-# The guest tests that boot each kernel of test_kernels (lib/host.sh);
-# "=", so that only check-full runs the grep.
-PER_KERNEL_TESTS = $(shell grep -l -E 'test_kernels|casefold_guests' $(GUEST_TESTS) $(FULL_TESTS))
+# The guest tests whose "# kernels:" line asks for each kernel of a run,
+# or each patched one (kernels_for_test in scripts/lib.sh): those that
+# the debug kernels run again.  "=", so that only check-full runs grep.
+PER_KERNEL_TESTS = $(shell grep -l -E '^\# kernels:.*\<(each|patched)\>' $(GUEST_TESTS) $(FULL_TESTS))
 
 check-host: tool tool-asan tool-series e2fsprogs unicode-tables
 	GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS))
@@ -251,7 +253,7 @@ check: guest
 # and the full tests (on stock and patched, two at a time; among them the
 # e2fsprogs packages installed in a guest), then every per-kernel guest
 # test on the debug kernel.
-check-full: guest kernel-debug e2fsprogs-deb
+check-full: guest kernels-debug kernels-distro e2fsprogs-deb
 	@rm -rf $(TIMES)
 	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS) $(times_then_fail)
 	@mkdir -p $(BUILD)/valgrind
@@ -259,19 +261,30 @@ check-full: guest kernel-debug e2fsprogs-deb
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	$(call timed,2-valgrind) GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
-	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="stock patched" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
+	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
 	@# The debug kernel one test at a time: two KASAN guests (of two vCPUs each, when it was
 	@# seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's set-up.
-	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS=debug $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
+	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS="$(DEBUG_KERNELS)" $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
-# The test files of each group, as the targets above read them.
+# The test files of each group, as the targets above read them, then
+# each guest test with the kernels it boots in a run of KERNELS (by
+# default make check's): "make list-tests KERNELS='6.1-stock 6.1-patched
+# 6.12-stock 6.12-patched'" shows what a new version's rows would add.
+KERNELS ?= $(TEST_KERNELS)
 list-tests:
 	@for g in quick guest slow full asan; do \
 		printf '%s:' $$g; \
 		awk -v g=$$g '/^\# groups:/ { for (i = 3; i <= NF; i++) if ($$i == g) printf " %s", FILENAME; nextfile }' $(TEST_FILES); \
 		echo; \
 	done
+	@echo "kernels of a run of: $(KERNELS)"
+	@GAMEPART_KERNELS="$(KERNELS)" bash -c '. scripts/lib.sh; \
+		for f in $(GUEST_TESTS) $(FULL_TESTS); do \
+			wanted=$$(sed -n "s/^# kernels:[[:space:]]*//p" "$$f"); \
+			printf "  %-60s %-12s %s\n" "$${f#$(TESTS)/tests/}" "$${wanted:-(none)}" \
+				"$$([ "$$wanted" = own ] && echo "(builds its own)" || kernels_for_test "$$f" | xargs)"; \
+		done'
 
 # A benchmark, not a test: it prints a table of ratios and fails only when
 # something breaks, never on a time.
@@ -284,14 +297,14 @@ bench-check: kernel tool
 	@$(MAKE) --no-print-directory $(BUILD)/bench/ext2-walk
 	@$(TESTS)/bench/bench-check
 
-bench: kernel kernel-stock kernel-distro kernel-stock-distro progs wine-prefix windows-progs
+bench: kernels kernels-distro progs wine-prefix windows-progs
 	@$(TESTS)/bench/bench-lookups
 
 # The same on the patched kernels, on a filesystem of each encoding.
-bench-encodings: kernel kernel-distro e2fsprogs progs wine-prefix windows-progs
+bench-encodings: kernels kernels-distro e2fsprogs progs wine-prefix windows-progs
 	@$(TESTS)/bench/bench-lookups --encodings
 
-bench-kernel: kernel kernel-stock kernel-distro kernel-stock-distro progs
+bench-kernel: kernels kernels-distro progs
 	@$(TESTS)/bench/bench-lookups --native
 
 bench-convert: kernel tool progs

@@ -20,12 +20,22 @@ gamepart_cache_dir() {
 	fi
 }
 
-linux_source_tarball=/usr/src/linux-source-6.1.tar.xz
+# source_tarball SOURCE: the tarball of a linux-source-X.Y package.
+source_tarball() {
+	echo "/usr/src/$1.tar.xz"
+}
 
-# "6.1.192-3": the Debian version of the source package we build from.
+# source_version SOURCE: "6.1.192-3", the Debian version of that package.
+source_version() {
+	dpkg-query -W -f='${Version}' "$1" 2>/dev/null ||
+		die "$1 is not installed (run: make deps)"
+}
+
+# The base of kernel-patches/series, which kernel-series-check and the
+# Unicode tables work on.
+linux_source_tarball=$(source_tarball linux-source-6.1)
 linux_source_version() {
-	dpkg-query -W -f='${Version}' linux-source-6.1 2>/dev/null ||
-		die "linux-source-6.1 is not installed (run: make deps)"
+	source_version linux-source-6.1
 }
 
 # Print the patch files named by a quilt-style series file, one per line,
@@ -35,8 +45,7 @@ series_patches() {
 }
 
 # read_series SERIES: the patches SERIES names, as paths, into the array
-# "patches"; dies naming one that does not exist.  (build-kernel keeps
-# its own loop: it is part of the kernels' cache key.)
+# "patches"; dies naming one that does not exist.
 read_series() {
 	local dir p
 	dir=$(dirname "$1")
@@ -57,14 +66,87 @@ install_cached() {
 	mv "$2.tmp" "$2"
 }
 
-# kernel_image NAME: where make puts the guest kernel NAME (patched, stock,
-# debug, distro, stock-distro): build/kernel for the patched one,
-# build/kernel-NAME for the others.
+# The table of the lab's kernels (kernel-patches/kernels): its rows, a
+# line each, as "NAME SOURCE SERIES FRAGMENTS CLASS".
+# $GAMEPART_KERNEL_TABLE names another, for a dry run of a new row.
+kernel_table_file=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)/kernel-patches/kernels
+kernel_rows() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${GAMEPART_KERNEL_TABLE:-$kernel_table_file}" |
+		tr -s ' \t' ' '
+}
+
+# kernel_field NAME FIELD: one field (source, series, fragments, class) of
+# kernel NAME's row; fails for a name the table does not have.
+kernel_field() {
+	kernel_rows | awk -v name="$1" -v field="$2" '
+		BEGIN { n = split("name source series fragments class", f, " ")
+			for (i = 1; i <= n; i++) col[f[i]] = i }
+		$1 == name { print $col[field]; found = 1 }
+		END { exit !found }'
+}
+
+# kernels_of CLASS...: the names of the rows of those classes, in order.
+kernels_of() {
+	kernel_rows | awk -v classes=" $* " 'index(classes, " " $5 " ") { print $1 }'
+}
+
+# kernel_image NAME: where make puts the guest kernel NAME
+# (build/kernel-NAME/bzImage, beside its config and VERSION).
 kernel_image() {
 	local top_dir
 	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	case $1 in
-	patched) echo "$top_dir/build/kernel/bzImage" ;;
-	*) echo "$top_dir/build/kernel-$1/bzImage" ;;
-	esac
+	echo "$top_dir/build/kernel-$1/bzImage"
+}
+
+# default_kernel: the kernel of the demo, the benchmarks of one kernel
+# and the tests that need just one: the first patched kernel of class
+# test.
+default_kernel() {
+	kernel_rows | awk '$5 == "test" && $3 != "-" { print $1; exit }'
+}
+
+# run_kernels: the kernels of this run, a line each: $GAMEPART_KERNELS
+# (make check-full names each pass's), else those of class test.
+run_kernels() {
+	if [ -n "${GAMEPART_KERNELS:-}" ]; then
+		printf '%s\n' $GAMEPART_KERNELS
+	else
+		kernels_of test
+	fi
+}
+
+# kernels_for_test FILE: the kernels of this run that test FILE boots, a
+# line each, as its "# kernels:" line asks, in the table's terms:
+#   each     every kernel of the run but the distribution-like ones
+#            (stock and patched of each version; the debug ones in
+#            check-full's debug pass)
+#   patched  those of them built with a series
+#   one      the first of those: a test that uses the kernel as a
+#            platform (the tool, the units)
+#   distro   every distribution-like kernel of the run
+#   own      (alone) none of the run's: the test builds its own
+# A file without the line boots none.
+kernels_for_test() {
+	local wanted
+	wanted=$(sed -n 's/^# kernels:[[:space:]]*//p' "$1" | head -n 1)
+	kernel_rows | awk -v run="$(run_kernels | xargs)" -v wanted=" $wanted " '
+		{ series[$1] = $3; class[$1] = $5 }
+		function want(w) { return index(wanted, " " w " ") > 0 }
+		END {
+			n = split(run, kernels, " ")
+			for (i = 1; i <= n; i++) {
+				k = kernels[i]
+				if (!(k in class))
+					continue
+				if (class[k] == "distro")
+					pick = want("distro")
+				else
+					pick = want("each") || ((want("patched") || want("one")) && series[k] != "-")
+				if (!pick)
+					continue
+				print k
+				if (want("one") && !want("each"))
+					exit
+			}
+		}'
 }

@@ -72,11 +72,11 @@ dumpe2fs_field() {
 
 steam_dirs="steamapps steamapps/common steamapps/compatdata steamapps/shadercache steamapps/downloading steamapps/temp"
 
-# Host side of a gamepart guest test: the patched kernel, the gamepart
-# under test, mkfs.ext4 for its images and a scratch folder ($scratch),
-# or a skip.
+# Host side of a gamepart guest test: its kernel (the_kernel), the
+# gamepart under test, mkfs.ext4 for its images and a scratch folder
+# ($scratch), or a skip.
 gamepart_guest_setup() {
-	require_kernel patched
+	require_kernel "$(the_kernel)"
 	require_gamepart
 	require_cmd mkfs.ext4
 	make_scratch
@@ -95,24 +95,24 @@ gamepart_offline_setup() {
 
 # gamepart_on_casefold_image SIZE [GUEST_RUN_OPTIONS...] -- [ARGS...]: the
 # host side of a test whose guest side works on one casefold image of
-# SIZE ($scratch/casefold.img, /dev/vda in the guest), on the patched
-# kernel with the gamepart under test.
+# SIZE ($scratch/casefold.img, /dev/vda in the guest), on the_kernel with
+# the gamepart under test.
 gamepart_on_casefold_image() {
 	local size=$1
 	shift
 	gamepart_guest_setup
 	make_casefold_image "$scratch/casefold.img" "$size"
-	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" "$@"
+	guest_run "$(the_kernel)" --env "GAMEPART=$gp" --disk "$scratch/casefold.img" "$@"
 }
 
 # gamepart_on_created_image [CREATE_OPTIONS...]: the host side of a test
 # whose guest side works on a 64M library made by gamepart create with
-# those options ($scratch/lib.img, /dev/vda in the guest), on the patched
-# kernel with the gamepart under test.
+# those options ($scratch/lib.img, /dev/vda in the guest), on the_kernel
+# with the gamepart under test.
 gamepart_on_created_image() {
 	gamepart_guest_setup
 	"$gp" create --size 64M "$@" "$scratch/lib.img" >/dev/null || exit 1
-	guest_run patched --env "GAMEPART=$gp" --disk "$scratch/lib.img" --
+	guest_run "$(the_kernel)" --env "GAMEPART=$gp" --disk "$scratch/lib.img" --
 }
 
 # image_manifest IMG: every entry of an unmounted image, one line each,

@@ -10,24 +10,32 @@ top=$(cd "$tests_lib/../.." && pwd)
 vmrun=$top/game-layout-tests/rig/vmrun
 build=$top/build
 
-# The kernels a test compares: the stock 6.1 baseline and the patched one;
-# under `make check-full` also the debug build of the patched one.
-# GAMEPART_KERNELS="debug" (say) runs a test on those alone.
-test_kernels() {
-	if [ -n "${GAMEPART_KERNELS:-}" ]; then
-		echo "$GAMEPART_KERNELS"
-		return 0
-	fi
-	echo stock patched
-	[ -n "${GAMEPART_FULL:-}" ] && echo debug
-	return 0
-}
-
-# kernel_image NAME, shared with the build scripts.
+# kernel_image, kernel_field, kernels_for_test: the table of kernels
+# (kernel-patches/kernels), shared with the build scripts.
 . "$top/scripts/lib.sh"
 
+# test_kernels: the kernels this test boots in this run, as its
+# "# kernels:" line asks (each, patched, one, distro; see
+# kernels_for_test in scripts/lib.sh), one a line: under make check
+# 6.1-stock and 6.1-patched for "each"; GAMEPART_KERNELS="6.1-debug"
+# (say) runs a test on those alone.
+test_kernels() {
+	kernels_for_test "$0"
+}
+
+# the_kernel: the one kernel of a test whose line says "one" (the first
+# of test_kernels otherwise); nothing when this run has none for it,
+# which require_kernel "$(the_kernel)" turns into a skip.
+the_kernel() {
+	test_kernels | head -n 1
+}
+
+# require_kernel KERNEL...: each is built, else the whole test skips (as
+# it does when it is given none: this run has no kernel for the test).
 require_kernel() {
 	local k
+	[ $# -gt 0 ] && [ -n "$*" ] ||
+		skip_all "no kernel for this test among this run's: $(run_kernels | xargs)"
 	for k in "$@"; do
 		[ -f "$(kernel_image "$k")" ] ||
 			skip_all "no $k kernel: run make guest first"
@@ -173,14 +181,16 @@ require_gamepart_series() {
 	[ -x "$gp_series" ] || skip_all "no $gp_series: run make tool-series"
 }
 
-# kernel_role KERNEL: "stock" for the kernels built without the series
-# (stock, stock-distro), "patched" for those built with it (patched,
-# distro, debug), for guests whose checks differ between them.
+# kernel_role KERNEL: "stock" for the kernels built without a series
+# (6.1-stock, 6.1-stock-distro), "patched" for those built with one
+# (6.1-patched, 6.1-distro, 6.1-debug), for guests whose checks differ
+# between them.
 kernel_role() {
-	case $1 in
-	stock | stock-*) echo stock ;;
-	*) echo patched ;;
-	esac
+	if [ "$(kernel_field "$1" series)" = - ]; then
+		echo stock
+	else
+		echo patched
+	fi
 }
 
 # patched_test_kernels: those of test_kernels built with the series, one
@@ -189,6 +199,25 @@ patched_test_kernels() {
 	local k
 	for k in $(test_kernels); do
 		[ "$(kernel_role "$k")" = patched ] && echo "$k"
+	done
+	return 0
+}
+
+# ab_pairs [KERNEL...]: "STOCK PATCHED" a line, for each patched kernel
+# of those given (by default test_kernels) and the stock kernel among
+# them built from the same source in the same class (6.1-stock
+# 6.1-patched): the A/B tests compare what the two do.
+ab_pairs() {
+	local kernels p s
+	kernels=${*:-$(test_kernels)}
+	for p in $kernels; do
+		[ "$(kernel_role "$p")" = patched ] || continue
+		for s in $kernels; do
+			[ "$(kernel_role "$s")" = stock ] &&
+				[ "$(kernel_field "$s" source)" = "$(kernel_field "$p" source)" ] &&
+				[ "$(kernel_field "$s" class)" = "$(kernel_field "$p" class)" ] &&
+				echo "$s $p"
+		done
 	done
 	return 0
 }

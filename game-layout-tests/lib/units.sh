@@ -18,7 +18,7 @@ stage_units() {
 
 # require_units: what staging the units and booting systemd need.
 require_units() {
-	require_kernel patched
+	require_kernel "$(the_kernel)"
 	[ -x "$build/bin/gamepart" ] || skip_all "no $build/bin/gamepart (make tool)"
 	require_cmd sfdisk systemd-analyze
 }

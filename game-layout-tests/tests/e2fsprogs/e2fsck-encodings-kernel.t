@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: one
 # The series' encodings end to end: the patched mke2fs makes a filesystem
 # in utf8-nfkd-12.1 and one in utf8-windows-12.1 (dumpe2fs names them),
 # the patched kernel writes in a +F directory of each the tricky-name
@@ -45,7 +46,7 @@ fi
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 . "$tests_lib/e2fsprogs.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 require_patched_e2fsprogs
 make_scratch
 entries=3000
@@ -61,7 +62,7 @@ for encoding in utf8-nfkd-12.1 utf8-windows-12.1; do
 	is "$("$patched_sbin/dumpe2fs" -h "$img" 2>/dev/null | sed -n 's/^Character encoding: *//p')" \
 		$encoding "dumpe2fs names it $encoding"
 done
-guest_run patched --disk "$scratch/utf8-nfkd-12.1.img" --disk "$scratch/utf8-windows-12.1.img" -- $entries
+guest_run "$(the_kernel)" --disk "$scratch/utf8-nfkd-12.1.img" --disk "$scratch/utf8-windows-12.1.img" -- $entries
 
 for encoding in utf8-nfkd-12.1 utf8-windows-12.1; do
 	img=$scratch/$encoding.img

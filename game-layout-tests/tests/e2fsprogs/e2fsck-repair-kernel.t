@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # What the patched e2fsprogs writes, the stock and the patched kernel
 # read.  An image whose planted duplicates and stale index the patched
 # e2fsck -fy repaired: each kernel finds every name in /game as it is

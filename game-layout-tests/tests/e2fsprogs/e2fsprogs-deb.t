@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest full
+# kernels: one
 # The e2fsprogs series as Debian packages (make e2fsprogs-deb), installed
 # with apt over the system's 1.47.0 in the systemd guest, after the
 # gamepart package (make deb); apt then finds every dependency met.
@@ -65,12 +66,12 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 [ -f "$build/deb/gamepart.deb" ] || skip_all "no $build/deb/gamepart.deb (make deb)"
 ls "$build"/e2fsprogs-deb/e2fsprogs_*.deb >/dev/null 2>&1 ||
 	skip_all "no e2fsprogs packages in $build/e2fsprogs-deb (make e2fsprogs-deb)"
 make_scratch
 truncate -s 64M "$scratch/card.img"
-guest_run patched --systemd --writable-usr --disk "$scratch/card.img" -- \
+guest_run "$(the_kernel)" --systemd --writable-usr --disk "$scratch/card.img" -- \
 	"$build/deb/gamepart.deb" "$build/e2fsprogs-deb"
 done_testing

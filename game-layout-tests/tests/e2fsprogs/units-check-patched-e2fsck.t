@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # The units' check path with the patched e2fsck, which this test puts in
 # place of the system's in the guest (a bind mount over e2fsck, which
 # fsck.ext4 links to); the system's stays the default everywhere else.
@@ -88,7 +89,7 @@ plant_names "$scratch/stock.img" /Game +F
 # Pulled without unmounting: the next check is a full one.
 debugfs -w -R "ssv state 0" "$scratch/stock.img" >/dev/null 2>&1
 cp --sparse=always "$scratch/stock.img" "$scratch/patched.img"
-guest_run patched --systemd --install "$scratch/stage" -- cards "$scratch/stock.img" "$scratch/patched.img"
+guest_run "$(the_kernel)" --systemd --install "$scratch/stage" -- cards "$scratch/stock.img" "$scratch/patched.img"
 e2fsck -fn "$scratch/patched.img" >"$scratch/fsck" 2>&1
 ok $? "the repaired card: the stock e2fsck -fn finds it clean" || diag "$(cat "$scratch/fsck")"
 done_testing

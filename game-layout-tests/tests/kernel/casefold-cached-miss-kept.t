@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # A miss cached in a +F directory answers every later lookup that only
 # looks, under any spelling, without reading the directory again: the
 # path walks without intent flags (faccessat with AT_SYMLINK_NOFOLLOW,

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # A rename to another spelling of the same name in a +F directory stores
 # the new spelling, as Windows does: in the directory entry (a listing
 # after a remount shows it) and in the dcache (a listing at once), for a

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # A name missed in a +F directory, then created under another case, is
 # stored as the creator spelt it and found under every case: for create,
 # mkdir, mknod, symlink, link, and the target of rename (plain, with

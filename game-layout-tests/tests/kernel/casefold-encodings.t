@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: each
 # The encodings of part 4 of the series: a superblock naming
 # EXT4_ENC_UTF8_NFKD_12_1 (0xff01) or EXT4_ENC_UTF8_WINDOWS_12_1 (0xff02).
 # The patched kernel mounts each, names it in sysfs, and makes one name

@@ -1,8 +1,10 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
-# Encrypted +F directories on the distribution-like kernels (fscrypt
-# built in), stock and patched: with the key, names are found in any
+# kernels: each distro
+# Encrypted +F directories on every kernel built with fscrypt (the
+# minimal ones, and the distribution-like ones in check-full), stock and
+# patched: with the key, names are found in any
 # case, a miss then a create in another case finds the new file, and a
 # rename to another case stores it (patched); once the key is removed the
 # directory lists encrypted no-key names, which lookups accept and
@@ -59,18 +61,13 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 require_prog fscrypt-key rename2
-# The kernels built with fscrypt: those of GAMEPART_KERNELS that have it,
-# else the distribution-like ones (check-full names kernels none of which
-# has fscrypt, and would otherwise never run this test).
-with_fscrypt() {
-	local k
-	for k; do
-		grep -qx CONFIG_FS_ENCRYPTION=y "$(dirname "$(kernel_image "$k")")/config" 2>/dev/null &&
-			echo "$k"
-	done
-}
-kernels=$(with_fscrypt ${GAMEPART_KERNELS:-})
-[ -n "$kernels" ] || kernels=$(with_fscrypt stock-distro distro)
-[ -n "$kernels" ] || skip_all "no kernel built with fscrypt: run make guest"
+# Every kernel of the run built with fscrypt: the minimal ones have it
+# (config/guest.config), and check-full adds the distribution-like ones.
+kernels=
+for k in $(test_kernels); do
+	grep -qx CONFIG_FS_ENCRYPTION=y "$(dirname "$(kernel_image "$k")")/config" 2>/dev/null &&
+		kernels="$kernels $k"
+done
+[ -n "$kernels" ] || skip_all "no kernel built with fscrypt among: $(test_kernels | xargs)"
 casefold_guests -k "$kernels" -O encrypt
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Cases the review of the series asked for, on both kernels: a miss
 # cached for one spelling, then a name created that folds the same way
 # by another path of the folding tables (KELVIN SIGN for k, ß for ss);

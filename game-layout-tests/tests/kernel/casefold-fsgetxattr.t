@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # The patched kernel reports a +F directory through FS_IOC_FSGETXATTR
 # with upstream's read-only FS_XFLAG_CASEFOLD (0x00040000), so that file
 # servers and Wine can ask any filesystem one way; a plain directory and

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: full guest
+# kernels: each
 # Case-insensitive lookups in a +F directory of 100,000 entries (an htree
 # several levels deep): every probed name is found under another case, a
 # missing one is not, on every kernel.  Heavy: make check-full only.
@@ -37,7 +38,7 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel stock patched
+require_kernel $(test_kernels)
 make_scratch
 for kernel in $(test_kernels); do
 	make_casefold_image "$scratch/$kernel.img" 512M -N 200000

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Hard links and symbolic links in a +F directory are found under every
 # case; +F is inherited by new subdirectories and refused on a directory
 # that is not empty; rename onto an existing case variant replaces it;

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # An entry hashed under other folding rules (as Linux 6.1.113-6.1.119
 # hashed names with ignorable code points) sits in the wrong leaf of a +F
 # directory's hash tree: a hashed lookup misses it (and readdir, which

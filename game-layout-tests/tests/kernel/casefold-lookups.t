@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Lookups in a +F directory hit or miss as the kernel's folding says:
 # ASCII case variants, NFC against NFD, full case folding (ß = ss),
 # ignorable code points, and invalid UTF-8 matched byte for byte only.
@@ -60,7 +61,7 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel stock patched
+require_kernel $(test_kernels)
 require_cmd mkfs.ext4
 make_scratch
 for kernel in $(test_kernels); do

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Misses in a +F directory: the patched kernel caches them as negative
 # dentries (the stock one does not), and every answer stays right: a miss
 # cached before the directory became +F, a name removed by unlink or

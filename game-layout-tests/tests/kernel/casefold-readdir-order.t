@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # The patched kernel hashes names its own way (patch 14: one fold buffer
 # per block; patch 23: ASCII packed a word at a time, lowered as it is
 # packed in +F) but must hash them exactly as stock 6.1 does: an indexed
@@ -83,26 +84,30 @@ PY
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel stock patched
+require_kernel $(test_kernels)
 require_cmd python3 debugfs e2fsck
 make_scratch
-img=$scratch/names.img
-make_casefold_image "$img" 64M || exit 1
-guest_run patched --disk "$img" -- patched write
-e2fsck -fn "$img" >"$scratch/fsck" 2>&1
-ok $? "e2fsck -fn (1.47.0) finds the directories the patched kernel wrote clean" ||
-	diag "$(head -n 20 "$scratch/fsck")"
-guest_run stock --disk "$img" -- stock read
-# same_order LISTING WHICH: the guests' LISTING-patched and LISTING-stock
-# files, of the WHICH directory, are the same and not empty.
-same_order() {
-	local k
-	for k in patched stock; do
-		debugfs -R "cat /$1-$k" "$img" >"$scratch/$1-$k" 2>/dev/null
-	done
-	[ -s "$scratch/$1-patched" ] && cmp -s "$scratch/$1-patched" "$scratch/$1-stock"
-	ok $? "stock and patched list the $2 directory in the same (hash) order"
-}
-same_order listing +F
-same_order listing-plain plain
+[ -n "$(ab_pairs)" ] || skip_all "no stock and patched kernels of one source among: $(test_kernels | xargs)"
+while read -r stock patched; do
+	img=$scratch/$patched.img
+	make_casefold_image "$img" 64M || exit 1
+	guest_run "$patched" --disk "$img" -- patched write
+	e2fsck -fn "$img" >"$scratch/fsck" 2>&1
+	ok $? "[$patched] e2fsck -fn (1.47.0) finds the directories the patched kernel wrote clean" ||
+		diag "$(head -n 20 "$scratch/fsck")"
+	guest_run "$stock" --disk "$img" -- stock read
+	# same_order LISTING WHICH: the guests' LISTING-patched and
+	# LISTING-stock files, of the WHICH directory, are the same and not
+	# empty.
+	same_order() {
+		local k
+		for k in patched stock; do
+			debugfs -R "cat /$1-$k" "$img" >"$scratch/$1-$k" 2>/dev/null
+		done
+		[ -s "$scratch/$1-patched" ] && cmp -s "$scratch/$1-patched" "$scratch/$1-stock"
+		ok $? "[$stock, $patched] list the $2 directory in the same (hash) order"
+	}
+	same_order listing +F
+	same_order listing-plain plain
+done < <(ab_pairs)
 done_testing

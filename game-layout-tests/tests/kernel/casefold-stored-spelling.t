@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Paths printed back show each name of a +F directory as stored, whatever
 # spelling reached it, as on Windows: with a cold cache, chdir("DATA")
 # into Data then getcwd() gives .../Data, /proc/self/fd of a file opened

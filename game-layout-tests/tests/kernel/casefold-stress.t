@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # Concurrent create, unlink, rename and lookups of case variants in one +F
 # directory (progs/ci-stress.c): after each of its own operations, a
 # worker finds a name it created under every case it tries and misses a

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # On a filesystem with the strict encoding flag, a +F directory refuses
 # names that are not valid UTF-8 (EINVAL), and lookups of them fail the
 # same way; a plain directory on the same filesystem takes them.  On a

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # The patched kernel shows each filesystem's encoding in
 # /sys/fs/ext4/<dev>/encoding and its flags in encoding_flags, in the form
 # f2fs uses for its files of the same names: "UTF-8 (12.1.0)" or

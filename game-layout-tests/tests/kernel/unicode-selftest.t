@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # The kernel's own UTF-8 normalization selftest (built in) passes at boot
 # on every kernel we test.  On the patched kernel it also holds the ASCII
 # fast path to the tables (the series' selftest patch): hundreds of
@@ -25,7 +26,7 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel stock patched
+require_kernel $(test_kernels)
 for kernel in $(test_kernels); do
 	# The selftest runs at boot: a guest of its own, whose log has it.
 	guest_run "$kernel" --fresh -- "$(kernel_role $kernel)"

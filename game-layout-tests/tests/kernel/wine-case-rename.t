@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: each
 # Under Wine, MoveFileExW of save.dat to SAVE.dat in a +F directory
 # succeeds, and FindFirstFileW shows the spelling the kernel stores:
 # after a native rename(2) to another case, Windows programs see the new

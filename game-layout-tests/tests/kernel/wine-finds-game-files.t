@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # Windows games find their files however they spell them: on a library
 # made by gamepart create and filled from a generated tree (four engines'
 # layouts), under the patched kernel, layout-client.exe under Wine opens
@@ -50,7 +51,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 [ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
 [ -f "$build/wine/bin/layout-client.exe" ] || skip_all "no layout-client.exe: run make windows-progs"
 [ -x "$build/bin/gamepart" ] || skip_all "no gamepart: run make tool"
@@ -59,5 +60,5 @@ GAMEPART=$build/bin/gamepart "$top/game-layout-tests/game-trees/gen-game-trees" 
 ok $? "a generated library: $(tr -d '\n ' <"$scratch/trees/layout.json")"
 "$build/bin/gamepart" create --size 256M "$scratch/games.img" >/dev/null
 ok $? "gamepart create makes the game-data image"
-guest_run patched --disk "$scratch/games.img" -- "$scratch/trees"
+guest_run "$(the_kernel)" --disk "$scratch/games.img" -- "$scratch/trees"
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: one
 # Wine is the ground truth for the Windows encoding (0xff02): on every
 # pair of names of data/fold_pairs.py (each case folding, simple case
 # mapping, canonical and compatibility decomposition of the Unicode data,
@@ -134,7 +135,7 @@ EOF
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 require_cmd debugfs python3
 [ -x "$build/unicode/utf8-dump-windows" ] || skip_all "no $build/unicode/utf8-dump-windows: run make unicode-tables"
 [ -x "$build/wine/bin/name-compare.exe" ] || skip_all "no name-compare.exe: run make windows-progs"
@@ -143,5 +144,5 @@ require_gamepart_series
 make_scratch
 make_encoded_image "$scratch/windows.img" 128M 0xff02
 ok $? "an image in the Windows encoding (0xff02)"
-guest_run patched --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/windows.img" --
+guest_run "$(the_kernel)" --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/windows.img" --
 done_testing

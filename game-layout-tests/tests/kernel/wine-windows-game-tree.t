@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # A library copied from a Windows disk fits a utf8-windows-12.1 card with
 # nothing renamed.  The generated games (gen-game-trees --profile ntfs,
 # with straße and strasse, a precomposed and a decomposed é, names with
@@ -82,7 +83,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 require_cmd jq python3
 require_gamepart_series
 [ -f "$build/wine/prefix/system.reg" ] || skip_all "no Wine prefix: run make wine-prefix"
@@ -98,6 +99,6 @@ for enc in utf8-windows-12.1 utf8-12.1; do
 		--size 128M "$scratch/$enc.img" >/dev/null
 	ok $? "gamepart create --encoding $enc"
 done
-guest_run patched --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/utf8-windows-12.1.img" \
+guest_run "$(the_kernel)" --env "GAMEPART_SERIES=$gp_series" --disk "$scratch/utf8-windows-12.1.img" \
 	--disk "$scratch/utf8-12.1.img" -- "$scratch/trees"
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # exfat stores UTF-16 names and converts them through the iocharset=
 # charset (its own UTF-8 code for iocharset=utf8, the default), and folds
 # case with the volume's upcase table.  On a fresh image, each kernel

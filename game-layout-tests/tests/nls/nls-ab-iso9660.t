@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # isofs reads Joliet's UCS-2 names through the iocharset= charset, and
 # the plain ISO 9660 names without it.  On an image that xorriso wrote on
 # the host with Joliet (and the Rock Ridge names xorriso always adds,

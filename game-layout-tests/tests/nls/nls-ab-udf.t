@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # udf stores names in OSTA compressed Unicode and converts them through
 # the iocharset= charset, or through its own UTF-8 code when none is
 # given; a name the charset cannot convert gets a CRC-suffixed

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # vfat converts every name through two kernel charsets: iocharset= between
 # the user and UTF-16 long names, codepage= for 8.3 short names, and folds
 # case with the I/O charset's tables.  On an image that mtools wrote on the

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: each
 # koi8-ru is koi8-u but for two bytes, and its char2uni() tested for them
 # the wrong way round: on the stock kernel every other byte, ASCII
 # included, reads as one of those two letters (U+045E, U+040E).  vfat

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: patched
 # The series' KUnit tests of the NLS interface (fs/nls/nls_kunit.c) run
 # at every boot of a kernel that carries it: every charset of the tree,
 # all built into the guest, loads by name and alias and converts the code

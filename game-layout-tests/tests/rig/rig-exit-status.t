@@ -1,13 +1,14 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # vmrun gives back the guest command's exit status and its output, stdout
 # and stderr apart, and boots again on the same disk image.
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 make_scratch
-vm() { "$vmrun" --kernel "$(kernel_image patched)" "$@"; }
+vm() { "$vmrun" --kernel "$(kernel_image "$(the_kernel)")" "$@"; }
 
 vm -- true
 ok $? "vmrun -- true exits 0"

@@ -1,18 +1,19 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: one
 # A kernel warning in the guest fails the run even when the command
 # succeeds: a real WARN() raised through LKDTM, not text written to the log.
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 make_scratch
 direct=/sys/kernel/debug/provoke-crash/DIRECT
 
-"$vmrun" --kernel "$(kernel_image patched)" -- test -w $direct
+"$vmrun" --kernel "$(kernel_image "$(the_kernel)")" -- test -w $direct
 ok $? "LKDTM is available in the guest kernel"
 
-"$vmrun" --kernel "$(kernel_image patched)" -- \
+"$vmrun" --kernel "$(kernel_image "$(the_kernel)")" -- \
 	sh -c "echo WARNING >$direct; echo still-running" \
 	>"$scratch/out" 2>"$scratch/err"
 status=$?

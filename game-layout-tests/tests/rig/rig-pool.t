@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
+# kernels: one
 # Under vmpool, vmrun runs jobs in a guest that stays up, and each job
 # still has the guest to itself: its own disks as vda, vdb, ..., a /tmp
 # no earlier job wrote to, none of an earlier job's processes or kernel
@@ -8,7 +9,7 @@
 # not used again; a job that asks for a fresh boot gets one.
 
 . "$(dirname "$0")/../../lib/host.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 if [ "${1-}" != --in-own-pool ]; then
 	# Run this file again in a pool of its own, of one guest at most,
 	# so that every job below meets the one before (and not a guest of
@@ -17,7 +18,7 @@ if [ "${1-}" != --in-own-pool ]; then
 fi
 make_scratch
 
-vm() { "$vmrun" --kernel "$(kernel_image patched)" "$@"; }
+vm() { "$vmrun" --kernel "$(kernel_image "$(the_kernel)")" "$@"; }
 boot_id() { vm "$@" -- cat /proc/sys/kernel/random/boot_id; }
 
 first=$(boot_id)

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart casefold on a mounted filesystem (patched kernel): +F on empty
 # directories, as the kernel reports it back; and for each refusal a
 # specific message and exit status 2: a directory that is not empty (which
@@ -89,5 +90,5 @@ gamepart_guest_setup
 make_casefold_image "$scratch/casefold.img" 64M
 truncate -s 32M "$scratch/plain.img"
 mkfs.ext4 -q -F "$scratch/plain.img"
-guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" --disk "$scratch/plain.img" --
+guest_run "$(the_kernel)" --env "GAMEPART=$gp" --disk "$scratch/casefold.img" --disk "$scratch/plain.img" --
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: each
 # gamepart check predicts exactly what the kernel does with each name of
 # the tricky-name corpus (data/tricky_names.py): the names are created one
 # by one in a +F directory, where the kernel answers EEXIST for a name
@@ -116,7 +117,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
-require_kernel stock patched
+require_kernel $(test_kernels)
 require_gamepart
 require_cmd python3 jq
 make_scratch

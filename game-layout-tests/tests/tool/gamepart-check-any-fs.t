@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # check looks at a tree on any filesystem, not only ext4, so that a library
 # can be judged before it is brought onto a card: on tmpfs and on an
 # overlay (case-sensitive, like btrfs), it reports the groups, invalid and
@@ -85,12 +86,12 @@ fi
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/gamepart.sh"
 require_gamepart
-require_kernel patched
+require_kernel "$(the_kernel)"
 require_cmd mkfs.vfat mkfs.ext4 jq
 make_scratch
 truncate -s 32M "$scratch/vfat.img"
 mkfs.vfat -n CARD "$scratch/vfat.img" >/dev/null
 ok $? "mkfs.vfat of a card image"
 make_ext4_image "$scratch/ext4.img" 32M
-guest_run patched --env "GAMEPART=$gp" --disk "$scratch/vfat.img" --disk "$scratch/ext4.img" --
+guest_run "$(the_kernel)" --env "GAMEPART=$gp" --disk "$scratch/vfat.img" --disk "$scratch/ext4.img" --
 done_testing

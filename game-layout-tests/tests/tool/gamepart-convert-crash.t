@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert stopped dead, then --resume (patched kernel).  The
 # conversion is killed (SIGKILL) right after its Nth change to the
 # filesystem, N spread geometrically over all the changes it makes (the
@@ -148,7 +149,7 @@ for power in "${powers[@]}"; do
 	policy=${policy%%:*}
 	cp --sparse=always "$scratch/casefold.img" "$scratch/power.img"
 	# The guest powers itself off: no exit status comes back.
-	"$vmrun" --kernel "$(kernel_image patched)" --env "GAMEPART=$gp" \
+	"$vmrun" --kernel "$(kernel_image "$(the_kernel)")" --env "GAMEPART=$gp" \
 		--env "DIRECTORIES=$mode" --env "POLICY=$policy" \
 		--disk "$scratch/power.img" -- \
 		"$0" --guest poweroff-before "$when" >"$scratch/power.out" 2>&1
@@ -159,7 +160,7 @@ for power in "${powers[@]}"; do
 	esac
 	ok $? "$mode, $policy: power-off after change $phase: the guest went down in the conversion" ||
 		diag "$(tail -n 5 "$scratch/power.out")"
-	guest_run patched --env "GAMEPART=$gp" --env "DIRECTORIES=$mode" \
+	guest_run "$(the_kernel)" --env "GAMEPART=$gp" --env "DIRECTORIES=$mode" \
 		--env "POLICY=$policy" --disk "$scratch/power.img" -- poweroff-after
 done
 done_testing

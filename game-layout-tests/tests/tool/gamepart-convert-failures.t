@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert meets a full filesystem, then a read-only remount, in
 # the middle of a conversion (patched kernel): each time it stops with
 # exit status 2 and a message that names the cause and the --resume

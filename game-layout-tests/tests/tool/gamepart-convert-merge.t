@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert --on-collision=merge on a modded game (patched kernel),
 # as mod managers leave it: Data/Meshes, Data/meshes and Data/MESHES,
 # directories nested in them that collide again, a file "textures"

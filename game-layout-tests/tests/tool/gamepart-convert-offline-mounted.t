@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert --offline, proved by the kernel (patched): a library
 # written on a filesystem without the casefold feature is converted while
 # unmounted; e2fsck -fn is clean, and once mounted the manifest (inodes,
@@ -58,6 +59,6 @@ big=800
 # Without the casefold feature: the conversion turns it on.
 img=$scratch/plain.img
 make_ext4_image "$img" 512M
-guest_run patched --env "GAMEPART=$gp" --env "BIG=$big" \
+guest_run "$(the_kernel)" --env "GAMEPART=$gp" --env "BIG=$big" \
 	--env "LSAN_OPTIONS=suppressions=$top/game-layout-tests/data/libext2fs.lsan" --disk "$img" --
 done_testing

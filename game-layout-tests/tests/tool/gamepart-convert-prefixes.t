@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # Proton prefixes as Steam leaves them (patched kernel): on a card
 # formatted with the casefold feature and no +F directory (as SteamOS
 # formats them), two prefixes whose drive_c Steam Cloud filled with saves

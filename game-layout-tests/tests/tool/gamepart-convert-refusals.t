@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert refuses, with exit status 2, a specific message and no
 # change to the tree (patched kernel): a directory not on ext4, a
 # filesystem without the casefold feature (the message gives the tune2fs
@@ -190,7 +191,7 @@ truncate -s 32M "$scratch/plain.img" "$scratch/tiny.img" "$scratch/strict.img"
 mkfs.ext4 -q -F "$scratch/plain.img"
 mkfs.ext4 -q -F -O casefold -N 64 "$scratch/tiny.img"
 mkfs.ext4 -q -F -O casefold -E encoding_flags=strict "$scratch/strict.img"
-guest_run patched --env "GAMEPART=$gp" --disk "$scratch/casefold.img" \
+guest_run "$(the_kernel)" --env "GAMEPART=$gp" --disk "$scratch/casefold.img" \
 	--disk "$scratch/plain.img" --disk "$scratch/tiny.img" \
 	--disk "$scratch/strict.img" --
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert --directories=replace on a populated library (patched
 # kernel): every directory below the library is a new +F one, with the
 # old one's mode, owner, extended attributes (ACLs and trusted.* among

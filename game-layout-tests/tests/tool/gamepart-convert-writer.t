@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # A program writes in a tree while gamepart convert converts it (patched
 # kernel).  The writer starts once the conversion is under way and
 # creates, renames and deletes its own files in every directory until the

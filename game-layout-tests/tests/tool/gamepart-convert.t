@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart convert on a populated library (patched kernel): a dry run and
 # the default policy change nothing; --on-collision=rename, run on a
 # terminal, shows its progress and converts every

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart create refuses a mounted device, even with --force, and leaves
 # the filesystem on it untouched; once unmounted, --force recreates it.
 

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart import stopped dead (SIGKILL after its Nth step), then
 # --resume: a new import into the library is refused while the journal
 # is there, naming the command that finishes it, and check notes it; --resume finishes, and

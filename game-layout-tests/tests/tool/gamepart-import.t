@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart import brings a library from a filesystem that is not ext4 (an
 # overlay, case-sensitive as btrfs is) into a card made by gamepart
 # create, where cp -a would skip every name that collides: with the fail

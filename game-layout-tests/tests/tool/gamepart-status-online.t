@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: one
 # gamepart status on a mounted library (patched kernel): the encoding and
 # strict flag read from the superblock, kernel support, +F of each library
 # directory, game folder and prefix as FS_IOC_GETFLAGS reports it, and one

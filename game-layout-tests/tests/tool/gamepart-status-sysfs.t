@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest asan
+# kernels: each
 # gamepart status online, run by an unprivileged user who cannot read the
 # block device: on the patched kernel it learns the encoding and its flags
 # (all of them: gamepart create sets strict and no-compat-fallback), or that

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # Beside the system's automounter (udisks2 running in the systemd guest):
 # a game card is gamepart's; udisks2 is told to ignore it and not to
 # automount it (UDISKS_IGNORE, UDISKS_AUTO=0 from the udev rule), and the
@@ -91,6 +92,6 @@ make_casefold_image "$scratch/a.img" 64M -L gamedata
 make_casefold_image "$scratch/b.img" 64M -L gamedata
 a_uuid=$(blkid -p -o value -s UUID "$scratch/a.img")
 b_uuid=$(blkid -p -o value -s UUID "$scratch/b.img")
-guest_run patched --systemd --install "$scratch/stage" -- \
+guest_run "$(the_kernel)" --systemd --install "$scratch/stage" -- \
 	"$scratch/a.img" "$a_uuid" "$scratch/b.img" "$b_uuid"
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # The udev rule and units under systemd as PID 1, with five disks present
 # at boot, as cards left in their slots:
 #   vda  GPT, one empty partition named gamedata-new: provisioned by
@@ -182,8 +183,8 @@ is $? 4 "e2fsck -p leaves that damage uncorrected (tried on a copy)"
 rm -f "$scratch/broken-copy.img"
 untouched=$(cd "$scratch" && sha256sum other.img taken.img)
 
-guest_run patched --disk "$scratch/library.img" --share "$scratch/share" -- populate
-guest_run patched --systemd --install "$scratch/stage" --share "$scratch/share" \
+guest_run "$(the_kernel)" --disk "$scratch/library.img" --share "$scratch/share" -- populate
+guest_run "$(the_kernel)" --systemd --install "$scratch/stage" --share "$scratch/share" \
 	--disk "$scratch/provision.img" --disk "$scratch/library.img" \
 	--disk "$scratch/other.img" --disk "$scratch/taken.img" \
 	--disk "$scratch/broken.img" -- coldplug "$scratch/card.img"

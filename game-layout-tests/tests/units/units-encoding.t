@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # ENCODING=utf8-windows-12.1 in gamepart.conf, under systemd as PID 1,
 # with an empty GPT partition named gamedata-new present at boot:
 #   with the system's gamepart and e2fsprogs (1.47.0, which do not know
@@ -74,5 +75,5 @@ require_patched_e2fsprogs
 [ -x "$build/series/plain/gamepart" ] || skip_all "no $build/series/plain/gamepart: run make tool-series"
 units_setup OWNER=1000:1000 ENCODING=utf8-windows-12.1
 gpt_image "$scratch/card.img" 96M gamedata-new
-guest_run patched --systemd --install "$scratch/stage" --disk "$scratch/card.img" --
+guest_run "$(the_kernel)" --systemd --install "$scratch/stage" --disk "$scratch/card.img" --
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # The Debian package (make deb) in the systemd guest, on a /usr of its own:
 # dpkg -i installs it and enables the weekly report's timer the Debian way
 # (deb-systemd-helper, from dh_installsystemd); a card inserted then is
@@ -76,11 +77,11 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 deb=$build/deb/gamepart.deb
 [ -f "$deb" ] || skip_all "no $deb (make deb)"
 require_cmd sfdisk dpkg setpriv useradd
 make_scratch
 gpt_image "$scratch/card.img" 96M gamedata-new
-guest_run patched --systemd --writable-usr -- "$deb" "$scratch/card.img"
+guest_run "$(the_kernel)" --systemd --writable-usr -- "$deb" "$scratch/card.img"
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest slow
+# kernels: one
 # The systemd-sysext image (make sysext) in the systemd guest, for a
 # system whose /usr is read-only (SteamOS): systemd-sysext merges it over
 # /usr, and once systemd and udev reload, the report's timer is wanted by
@@ -75,7 +76,7 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 image=$build/sysext/gamepart
 [ -d "$image" ] && [ -f "$build/sysext/gamepart.raw" ] || skip_all "no $image (make sysext)"
 require_cmd sfdisk setpriv useradd unsquashfs
@@ -86,5 +87,5 @@ gpt_image "$scratch/card.img" 96M gamedata-new
 unsquashfs -d "$scratch/raw" "$build/sysext/gamepart.raw" >/dev/null
 ok $? "unsquashfs gamepart.raw"
 (cd "$scratch/raw" && find . | sort) >"$scratch/raw.list"
-guest_run patched --systemd -- "$(realpath "$image")" "$scratch/card.img" "$scratch/raw.list"
+guest_run "$(the_kernel)" --systemd -- "$(realpath "$image")" "$scratch/card.img" "$scratch/raw.list"
 done_testing

@@ -1,6 +1,7 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 # groups: full slow
+# kernels: one
 # The handheld trial, end to end, in the systemd guest as a user would go
 # through it: the Debian package installed; a fresh card inserted is
 # provisioned for the first regular user (uid 1000) and mounted; a Steam
@@ -91,11 +92,11 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/units.sh"
-require_kernel patched
+require_kernel "$(the_kernel)"
 deb=$build/deb/gamepart.deb
 [ -f "$deb" ] || skip_all "no $deb (make deb)"
 require_cmd sfdisk dpkg setpriv useradd jq
 make_scratch
 gpt_image "$scratch/card.img" 128M gamedata-new
-guest_run patched --systemd --writable-usr -- "$deb" "$scratch/card.img"
+guest_run "$(the_kernel)" --systemd --writable-usr -- "$deb" "$scratch/card.img"
 done_testing
