@@ -26,10 +26,11 @@ first=$(boot_id)
 ok $? "a job runs in the pool's guest"
 is "$(boot_id)" "$first" "the next job of the same kernel runs in the same guest"
 
-vm -- sh -c 'echo left >/tmp/left-behind; sleep 1000 & echo x >/dev/kmsg'
-is "$(vm -- sh -c 'test -e /tmp/left-behind; echo $?;
-	pgrep -x sleep | wc -l; dmesg | grep -c "\] x$"')" "$(printf '1\n0\n0')" \
-	"an earlier job's /tmp files, processes and kernel messages are gone"
+vm -- sh -c 'echo left >/tmp/left-behind; : >/run/left-behind; : >/dev/shm/left-behind
+	hostname elsewhere; sleep 1000 & echo x >/dev/kmsg'
+is "$(vm -- sh -c 'ls /tmp/left-behind /run/left-behind /dev/shm/left-behind 2>/dev/null | wc -l
+	hostname; pgrep -x sleep | wc -l; dmesg | grep -c "\] x$"')" "$(printf '0\ngamepart-guest\n0\n0')" \
+	"an earlier job's files in /tmp, /run and /dev/shm, its host name, processes and kernel messages are gone"
 
 truncate -s 16M "$scratch/a.img" "$scratch/b.img"
 mkfs.ext4 -q -F -L disk-a "$scratch/a.img"
@@ -49,6 +50,7 @@ is "$(labels --disk "$scratch/a.img" | tr '\n' ' ')" "/dev/vda disk-a " \
 	"and the next job gets the disk all the same"
 e2fsck -fn "$scratch/a.img" >/dev/null 2>&1
 ok $? "and the filesystem it left mounted is clean"
+is "$(boot_id)" "$first" "jobs with disks leave the guest to the next job"
 
 is "$(vm -- sh -c 'exit 7'; echo $?)" 7 "a job's exit status comes back"
 out=$(vm -- sh -c 'echo to-out; echo to-err >&2' 2>"$scratch/err")
