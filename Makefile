@@ -19,6 +19,13 @@ PROVE_JOBS ?= $(shell nproc)
 PROVE_ONE := prove --exec $(TESTS)/rig/run-test --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
 TIMES := $(BUILD)/report/times
+# The guest tests' vmrun calls go to booted guests that stay up
+# (rig/vmpool) rather than booting one each.  A test file alternates
+# kernels (stock, then patched; check-full's third pass has four), so
+# the pool keeps up to a guest of each kernel for each of prove's slots:
+# an idle guest costs memory (about 300 MiB touched), not CPU.
+POOL_GUESTS ?= $(shell echo $$(($(PROVE_JOBS) * 4)))
+POOLED := $(TESTS)/rig/vmpool --guests $(POOL_GUESTS) --
 # $(call timed,PHASE): the environment of a timed phase of a run.
 timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1)
 # After a phase that failed, the table so far, then the failure.
@@ -245,8 +252,8 @@ check-guest: guest
 # run twice: booting guests is what make check spends its time on.
 check: guest
 	@rm -rf $(TIMES)
-	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS) $(times_then_fail)
-	$(call timed,2-main) $(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS)) $(times_then_fail)
+	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(POOLED) $(PROVE) $(ASAN_TESTS) $(times_then_fail)
+	$(call timed,2-main) $(POOLED) $(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS)) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
@@ -255,16 +262,18 @@ check: guest
 # test on the debug kernel.
 check-full: guest kernels-debug kernels-distro e2fsprogs-deb
 	@rm -rf $(TIMES)
-	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(PROVE) $(ASAN_TESTS) $(times_then_fail)
+	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(POOLED) $(PROVE) $(ASAN_TESTS) $(times_then_fail)
 	@mkdir -p $(BUILD)/valgrind
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	$(call timed,2-valgrind) GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
-	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
-	@# The debug kernel one test at a time: two KASAN guests (of two vCPUs each, when it was
-	@# seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's set-up.
-	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS="$(DEBUG_KERNELS)" $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
+	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" $(POOLED) $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
+	@# The debug kernels one test at a time: two KASAN guests (of two vCPUs each, when it
+	@# was seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's
+	@# set-up, and tests that boot a guest of their own (--fresh, --systemd) would boot one
+	@# beside a pooled guest.  The pool still saves the boots.
+	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS="$(DEBUG_KERNELS)" $(POOLED) $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
 # The test files of each group, as the targets above read them, then

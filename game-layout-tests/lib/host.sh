@@ -10,6 +10,9 @@ top=$(cd "$tests_lib/../.." && pwd)
 vmrun=$top/game-layout-tests/rig/vmrun
 build=$top/build
 
+# This test file, by a path that a "cd" in the test does not change.
+test_file=$(readlink -f "$0")
+
 # kernel_image, kernel_field, kernels_for_test: the table of kernels
 # (kernel-patches/kernels), shared with the build scripts.
 . "$top/scripts/lib.sh"
@@ -20,7 +23,7 @@ build=$top/build
 # 6.1-stock and 6.1-patched for "each"; GAMEPART_KERNELS="6.1-debug"
 # (say) runs a test on those alone.
 test_kernels() {
-	kernels_for_test "$0"
+	kernels_for_test "$test_file"
 }
 
 # the_kernel: the one kernel of a test whose line says "one" (the first

@@ -28,7 +28,7 @@ Subject: [PATCH] ext4: a change against lines that are not there
  // nor this
 PATCH
 echo 0001-stale.patch >"$repo/kernel-patches/series"
-out=$(GAMEPART_CACHE=$scratch/cache "$repo/scripts/build-kernel" patched "$scratch/out" 2>&1)
+out=$(GAMEPART_CACHE=$scratch/cache "$repo/scripts/build-kernel" "$(default_kernel)" "$scratch/out" 2>&1)
 status=$?
 [ $status -ne 0 ]
 ok $? "a patch that does not apply fails the build (status $status)"
@@ -38,7 +38,7 @@ ok $? "the message names the patch and the source version"
 ok $? "no kernel is produced"
 
 echo 0002-missing.patch >"$repo/kernel-patches/series"
-out=$(GAMEPART_CACHE=$scratch/cache "$repo/scripts/build-kernel" patched "$scratch/out" 2>&1)
+out=$(GAMEPART_CACHE=$scratch/cache "$repo/scripts/build-kernel" "$(default_kernel)" "$scratch/out" 2>&1)
 [ $? -ne 0 ] && echo "$out" | grep -q "names '0002-missing.patch', which does not exist"
 ok $? "a series naming a missing patch is refused"
 done_testing
