@@ -29,6 +29,6 @@ fi
 require_kernel $(test_kernels)
 for kernel in $(test_kernels); do
 	# The selftest runs at boot: a guest of its own, whose log has it.
-	guest_run "$kernel" --fresh -- "$(kernel_role $kernel)"
+	guest_run "$kernel" --boot-selftests -- "$(kernel_role $kernel)"
 done
 done_testing
