@@ -18,6 +18,10 @@ PROVE_JOBS ?= $(shell nproc)
 # scripts/test-times makes build/report/test-times.md of them.
 PROVE_ONE := prove --exec $(TESTS)/rig/run-test --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
+# The longest files first, by the times of the last run kept in
+# build/report/prove-state, so that the two slots end together rather
+# than one waiting on a long file started last.
+PROVE_LONGEST_FIRST := $(PROVE) --state=slow,save --statefile=$(BUILD)/report/prove-state
 TIMES := $(BUILD)/report/times
 # The guest tests' vmrun calls go to booted guests that stay up
 # (rig/vmpool) rather than booting one each.  A test file alternates
@@ -246,29 +250,31 @@ check-host: tool tool-asan tool-series e2fsprogs unicode-tables
 check-guest: guest
 	$(PROVE) $(GUEST_TESTS)
 
-# The asan tests run under ASan/UBSan first (host and guest); then every
-# quick test (the asan ones again, with the plain build) and the other
-# guest tests, whose summary ends the run.  The asan guest tests are not
-# run twice: booting guests is what make check spends its time on.
+# The quick asan tests run under ASan/UBSan first; then, in one prove
+# and one pool of guests, every quick test (the asan ones again, with the
+# plain build) and every guest test, the asan ones with the sanitizer
+# build (rig/run-test picks it): one run, so that no slot waits for a
+# phase's last file.  The asan guest tests are not run twice.
+ASAN_GAMEPART := $(CURDIR)/$(BUILD)/asan/gamepart
 check: guest
 	@rm -rf $(TIMES)
-	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(POOLED) $(PROVE) $(ASAN_TESTS) $(times_then_fail)
-	$(call timed,2-main) $(POOLED) $(PROVE) $(QUICK_TESTS) $(filter-out $(ASAN_TESTS),$(GUEST_TESTS)) $(times_then_fail)
+	$(call timed,1-asan-host) GAMEPART=$(ASAN_GAMEPART) $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
+	$(call timed,2-main) GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(PROVE_LONGEST_FIRST) $(QUICK_TESTS) $(GUEST_TESTS) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
-# and the full tests (on stock and patched, two at a time; among them the
-# e2fsprogs packages installed in a guest), then every per-kernel guest
-# test on the debug kernel.
+# and the full tests (on the test and distribution-like kernels; among
+# them the e2fsprogs packages installed in a guest), then every
+# per-kernel guest test on the debug kernel.
 check-full: guest kernels-debug kernels-distro e2fsprogs-deb
 	@rm -rf $(TIMES)
-	$(call timed,1-asan) GAMEPART=$(CURDIR)/$(BUILD)/asan/gamepart $(POOLED) $(PROVE) $(ASAN_TESTS) $(times_then_fail)
+	$(call timed,1-asan-host) GAMEPART=$(ASAN_GAMEPART) $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
 	@mkdir -p $(BUILD)/valgrind
 	@printf '#!/bin/sh\nexec valgrind -q --error-exitcode=99 --leak-check=full --errors-for-leak-kinds=definite --suppressions=%s "%s" "$$@"\n' \
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	$(call timed,2-valgrind) GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
-	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" $(POOLED) $(PROVE) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
+	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(PROVE_LONGEST_FIRST) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
 	@# The debug kernels one test at a time: two KASAN guests (of two vCPUs each, when it
 	@# was seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's
 	@# set-up, and tests that boot a guest of their own (--fresh, --systemd) would boot one
