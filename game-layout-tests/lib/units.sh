@@ -67,15 +67,33 @@ wait_for_jobs() {
 	[ -z "$(systemctl list-jobs --no-legend)" ]
 }
 
+# seen_by_udev_and_systemd DEV: wait, up to 60 seconds, until udev has
+# handled DEV's event and, if udev tagged it for systemd, systemd has its
+# device unit (and so has queued the jobs its rule asks for).  Until then
+# wait_for_jobs may find nothing to wait for: the node appears in
+# devtmpfs before udev reads the kernel's event.
+seen_by_udev_and_systemd() {
+	local i=0 unit
+	udevadm wait --settle --timeout=60 "$1" || return
+	udevadm info -q property -n "$1" | grep -q '^TAGS=.*:systemd:' || return 0
+	unit=$(systemd-escape -p --suffix=device "$1")
+	while [ "$(systemctl is-active "$unit")" != active ] && [ $i -lt 600 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
+	[ "$(systemctl is-active "$unit")" = active ]
+}
+
 # hot_plug IMG NAME DEV: insert IMG as a new virtio disk through QEMU's
 # monitor (drive NAME, device NAMEslot, for a later device_del) and wait
-# up to 60 seconds for DEV to appear; status 1 if it does not.
+# up to 60 seconds for DEV to appear, to udev and to systemd; status 1 if
+# it does not.
 hot_plug() {
 	local i=0
 	vmctl monitor drive_add 0 "if=none,id=$2,file=$1,format=raw" >/dev/null
 	vmctl monitor device_add "virtio-blk-pci,drive=$2,id=${2}slot" >/dev/null
 	while [ ! -b "$3" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b "$3" ]
+	[ -b "$3" ] && seen_by_udev_and_systemd "$3"
 }
 
 # install_gamepart_deb DEB [TAG]: dpkg -i DEB as on a real system; one

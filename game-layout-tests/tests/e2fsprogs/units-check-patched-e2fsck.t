@@ -30,6 +30,7 @@ if [ "${1-}" = --guest ]; then
 			[ -n "$dev" ] && [ -b "/dev/$dev" ] && break
 			sleep 0.1
 		done
+		[ -n "$dev" ] && seen_by_udev_and_systemd "/dev/$dev"
 		echo "$dev"
 	}
 

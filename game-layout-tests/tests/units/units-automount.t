@@ -28,6 +28,7 @@ if [ "${1-}" = --guest ]; then
 		slot_of[$2]=slot$n
 		local i=0
 		while [ -z "$(blkid -U "$2")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+		seen_by_udev_and_systemd "$(blkid -U "$2")"
 		wait_for_jobs
 	}
 	# pull UUID: unplug the disk holding that filesystem.
