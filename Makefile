@@ -26,8 +26,8 @@ TIMES := $(BUILD)/report/times
 # The guest tests' vmrun calls go to booted guests that stay up
 # (rig/vmpool) rather than booting one each.  A test file alternates
 # kernels (stock, then patched; check-full's third pass has four), so
-# the pool keeps up to a guest of each kernel for each of prove's slots:
-# an idle guest costs memory (about 300 MiB touched), not CPU.
+# the pool keeps up to a guest of each kernel for each of prove's slots;
+# one idle for a minute is stopped (its timer ticks cost CPU under TCG).
 POOL_GUESTS ?= $(shell echo $$(($(PROVE_JOBS) * 4)))
 POOLED := $(TESTS)/rig/vmpool --guests $(POOL_GUESTS) --
 # $(call timed,PHASE): the environment of a timed phase of a run.
