@@ -18,10 +18,13 @@ PROVE_JOBS ?= $(shell nproc)
 # scripts/test-times makes build/report/test-times.md of them.
 PROVE_ONE := prove --exec $(TESTS)/rig/run-test --timer
 PROVE := $(PROVE_ONE) -j$(PROVE_JOBS)
-# The longest files first, by the times of the last run kept in
-# build/report/prove-state, so that the two slots end together rather
-# than one waiting on a long file started last.
-PROVE_LONGEST_FIRST := $(PROVE) --state=slow,save --statefile=$(BUILD)/report/prove-state
+# $(call longest_first,FILES): FILES, the longest first by the times of
+# the runs before (rig/run-test keeps them in $(DURATIONS)), so that
+# prove's slots end together rather than one waiting on a long file
+# started last.  Only the order changes (not prove's --state, which
+# would also run every file its state remembers).
+DURATIONS := $(CURDIR)/$(BUILD)/report/durations
+longest_first = $(PROVE) $$(scripts/longest-first $(DURATIONS) $(1))
 TIMES := $(BUILD)/report/times
 # The guest tests' vmrun calls go to booted guests that stay up
 # (rig/vmpool) rather than booting one each.  A test file alternates
@@ -31,7 +34,7 @@ TIMES := $(BUILD)/report/times
 POOL_GUESTS ?= $(shell echo $$(($(PROVE_JOBS) * 4)))
 POOLED := $(TESTS)/rig/vmpool --guests $(POOL_GUESTS) --
 # $(call timed,PHASE): the environment of a timed phase of a run.
-timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1)
+timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1) GAMEPART_DURATIONS=$(DURATIONS)
 # After a phase that failed, the table so far, then the failure.
 times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 
@@ -259,7 +262,7 @@ ASAN_GAMEPART := $(CURDIR)/$(BUILD)/asan/gamepart
 check: guest
 	@rm -rf $(TIMES)
 	$(call timed,1-asan-host) GAMEPART=$(ASAN_GAMEPART) $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
-	$(call timed,2-main) GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(PROVE_LONGEST_FIRST) $(QUICK_TESTS) $(GUEST_TESTS) $(times_then_fail)
+	$(call timed,2-main) GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(call longest_first,$(QUICK_TESTS) $(GUEST_TESTS)) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
@@ -274,7 +277,7 @@ check-full: guest kernels-debug kernels-distro e2fsprogs-deb
 		$(CURDIR)/$(TESTS)/data/libext2fs.valgrind $(CURDIR)/$(BUILD)/bin/gamepart >$(BUILD)/valgrind/gamepart
 	@chmod +x $(BUILD)/valgrind/gamepart
 	$(call timed,2-valgrind) GAMEPART=$(CURDIR)/$(BUILD)/valgrind/gamepart $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
-	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(PROVE_LONGEST_FIRST) $(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS) $(times_then_fail)
+	$(call timed,3-full) GAMEPART_FULL=1 GAMEPART_KERNELS="$(TEST_KERNELS) $(DISTRO_KERNELS)" GAMEPART_GUEST_ASAN=$(ASAN_GAMEPART) $(POOLED) $(call longest_first,$(QUICK_TESTS) $(GUEST_TESTS) $(FULL_TESTS)) $(times_then_fail)
 	@# The debug kernels one test at a time: two KASAN guests (of two vCPUs each, when it
 	@# was seen) on two cores boot slowly enough to trip the RCU stall detector in ACPI's
 	@# set-up, and tests that boot a guest of their own (--fresh, --systemd) would boot one
