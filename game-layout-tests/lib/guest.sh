@@ -94,8 +94,9 @@ wine_setup() {
 	# plugplay), for the whole job, as in a desktop session: each
 	# program otherwise starts them again, 8 s under TCG against 0.7 s.
 	# The job's end (a guest that powers off, or vmpool's clean-up of
-	# the job's cgroup) stops them.
-	/usr/lib/wine/wineserver -p || return 1
+	# the job's cgroup) stops them.  Only a matter of time: if it does
+	# not start, each program starts its own, and the test goes on.
+	/usr/lib/wine/wineserver -p || diag "wineserver -p failed: each Wine program starts its own"
 }
 
 wine64=/usr/lib/wine/wine64
