@@ -6,6 +6,11 @@
 # ~/.cache/gamepart.
 
 SHELL := /bin/bash
+# The system's programs come first: make deps installs them and the guests
+# run them.  A shim that a user's PATH puts before them (pyenv's python3
+# costs half a second of CPU a start, /usr/bin/python3 a twentieth) would
+# stand in for them in every test and every vmrun.
+export PATH := /usr/sbin:/usr/bin:/sbin:/bin:$(PATH)
 BUILD := build
 TESTS := game-layout-tests
 MINGW_CC := x86_64-w64-mingw32-gcc
