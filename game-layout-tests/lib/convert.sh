@@ -5,6 +5,7 @@
 
 . "$guest_lib/gamepart.sh"
 tree=$top/game-layout-tests/progs/library-tree
+manifest=$top/build/progs/tree-manifest
 # DIRECTORIES=replace in the guest's environment: a test's conversions
 # replace directories ("$gp" convert $directories ...), and the checks
 # expect every directory below the library to be a new one.
@@ -25,7 +26,7 @@ convert_library() {
 	lib=$mnt/$1
 	mkdir "$lib"
 	"$tree" make "$lib" --big "$2"
-	"$tree" manifest "$lib" >/tmp/before.json
+	"$manifest" "$lib" >/tmp/before.json
 }
 
 # converted TAG LIB BEFORE JSON [--except PREFIX]: LIB is the manifest
@@ -35,7 +36,7 @@ convert_library() {
 converted() {
 	local tag=$1 lib=$2 before=$3 json=$4
 	shift 4
-	"$tree" manifest "$lib" >/tmp/after.json
+	"$manifest" "$lib" >/tmp/after.json
 	"$tree" compare "$@" $replaced "$before" /tmp/after.json "$json" >/tmp/diff
 	ok $? "$tag: the manifest is the one before, with the reported renames" ||
 		diag "$(head -n 20 /tmp/diff)"

@@ -28,7 +28,7 @@ if [ "${1-}" = --guest ]; then
 	make_lib() {
 		"$tree" make "$1" --big 150
 		[ "$policy" = merge ] && "$tree" make-mods "$1"
-		"$tree" manifest "$1" >"$2"
+		"$manifest" "$1" >"$2"
 	}
 	# after_crash LIB TAG [REPORT]: check notices, then --resume finishes.
 	after_crash() {

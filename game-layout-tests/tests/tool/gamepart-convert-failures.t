@@ -21,7 +21,7 @@ if [ "${1-}" = --guest ]; then
 	lib=$mnt/full
 	mkdir $lib
 	"$tree" make $lib --big 1500
-	"$tree" manifest $lib >/tmp/before-enospc.json
+	"$manifest" $lib >/tmp/before-enospc.json
 	bsize=$(stat -f -c %S $mnt)
 	free=$(stat -f -c %a $mnt)
 	fallocate -l $(( (free - 24) * bsize )) $mnt/filler
@@ -42,7 +42,7 @@ if [ "${1-}" = --guest ]; then
 	lib=$mnt/ro
 	mkdir $lib
 	"$tree" make $lib --big 300
-	"$tree" manifest $lib >/tmp/before-erofs.json
+	"$manifest" $lib >/tmp/before-erofs.json
 	stop="temporary directory removed"
 	[ "${DIRECTORIES-}" = replace ] && stop="old directory removed"
 	GAMEPART_TEST_CRASH_AFTER="$stop:stop" \

@@ -25,11 +25,11 @@ if [ "${1-}" = --guest ]; then
 	data=$lib/steamapps/common/ModdedGame/Data
 	mkdir $lib
 	"$tree" make-mods $lib
-	"$tree" manifest $lib >/tmp/before.json
+	"$manifest" $lib >/tmp/before.json
 
 	"$gp" convert --dry-run --on-collision=merge --json $lib >/tmp/plan.json
 	is $? 0 "$p a dry run exits 0"
-	"$tree" manifest $lib | cmp -s - /tmp/before.json
+	"$manifest" $lib | cmp -s - /tmp/before.json
 	ok $? "$p the dry run changes nothing"
 	# Data: {MESHES, Meshes, meshes}, {Sound, sound}, {TEXTURES,
 	# Textures, textures}; then Meshes/Sub and Meshes/Sub/deeper meet
@@ -104,7 +104,7 @@ wall.dds" ]
 	lib2=$mnt/mods-resumed
 	mkdir $lib2
 	"$tree" make-mods $lib2
-	"$tree" manifest $lib2 >/tmp/before2.json
+	"$manifest" $lib2 >/tmp/before2.json
 	{ GAMEPART_TEST_CRASH_AFTER="merging entries" "$gp" convert $directories \
 		--on-collision=merge $lib2 >/dev/null 2>&1; } 2>/dev/null
 	is $? 137 "$p killed while merging"

@@ -36,7 +36,7 @@ if [ "${1-}" = --guest ]; then
 	save 3000 "users/steamuser/Documents/My Games/Proton made this/save.dat"
 	mkdir -p $cd/4000
 	for id in 1091500 1245620 2000 3000; do
-		"$tree" manifest $cd/$id/pfx/drive_c >/tmp/before-$id.json
+		"$manifest" $cd/$id/pfx/drive_c >/tmp/before-$id.json
 	done
 	echo '{"convert": {"renames": [], "merges": []}}' >/tmp/no-changes.json
 
@@ -62,7 +62,7 @@ if [ "${1-}" = --guest ]; then
 	"$gp" convert --prefixes --dry-run $lib >/tmp/out 2>/tmp/err
 	is $? 0 "a dry run of it exits 0" || diag "$(cat /tmp/err)"
 	for id in 1091500 1245620 2000; do
-		"$tree" manifest $cd/$id/pfx/drive_c | cmp -s - /tmp/before-$id.json &&
+		"$manifest" $cd/$id/pfx/drive_c | cmp -s - /tmp/before-$id.json &&
 			! has_f $cd/$id/pfx/drive_c
 		ok $? "the dry run leaves $id as it was"
 	done
@@ -74,7 +74,7 @@ if [ "${1-}" = --guest ]; then
 	for id in 1091500 1245620 2000 3000; do
 		drive_c=$cd/$id/pfx/drive_c
 		is "$(not_f_dirs $drive_c)" 0 "$id: every directory of drive_c is +F"
-		"$tree" manifest $drive_c >/tmp/after-$id.json
+		"$manifest" $drive_c >/tmp/after-$id.json
 		"$tree" compare /tmp/before-$id.json /tmp/after-$id.json /tmp/no-changes.json >/tmp/diff
 		ok $? "$id: drive_c holds what it held" || diag "$(head -n 10 /tmp/diff)"
 	done

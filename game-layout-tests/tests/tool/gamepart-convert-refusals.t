@@ -26,11 +26,11 @@ if [ "${1-}" = --guest ]; then
 	refused() {
 		local what=$1 msg=$2 dir=$3
 		shift 3
-		"$tree" manifest "$dir" >/tmp/before.json 2>/dev/null
+		"$manifest" "$dir" >/tmp/before.json 2>/dev/null
 		"$gp" convert "$@" >/tmp/out 2>/tmp/err
 		is $? 2 "$what: exit status 2"
 		is "$(tail -n 1 /tmp/err)" "$msg" "$what: message"
-		"$tree" manifest "$dir" 2>/dev/null | cmp -s - /tmp/before.json
+		"$manifest" "$dir" 2>/dev/null | cmp -s - /tmp/before.json
 		ok $? "$what: nothing changed"
 	}
 	small_tree() {
@@ -168,13 +168,13 @@ if [ "${1-}" = --guest ]; then
 	mkdir $strict/lib
 	echo x >"$(printf "$strict/lib/bad-\xff.txt")"
 	echo y >$strict/lib/good.txt
-	"$tree" manifest $strict/lib >/tmp/before.json
+	"$manifest" $strict/lib >/tmp/before.json
 	"$gp" convert $strict/lib >/tmp/out 2>/tmp/err
 	is $? 1 "strict: an invalid name stops the conversion (exit 1)"
 	is "$(tail -n 1 /tmp/err)" \
 		"gamepart: convert: $strict/lib: 1 name that a strict casefolded directory refuses, nothing changed" \
 		"strict: message"
-	"$tree" manifest $strict/lib | cmp -s - /tmp/before.json
+	"$manifest" $strict/lib | cmp -s - /tmp/before.json
 	ok $? "strict: nothing changed"
 
 	umount $mnt $plain $tiny $strict

@@ -19,7 +19,7 @@ if [ "${1-}" = --guest ]; then
 
 	"$gp" convert --dry-run --on-collision=rename --json $lib >/tmp/plan.json
 	is $? 0 "a dry run exits 0"
-	"$tree" manifest $lib | cmp -s - /tmp/before.json
+	"$manifest" $lib | cmp -s - /tmp/before.json
 	ok $? "the dry run changes nothing"
 	is "$(not_f_dirs $lib)" "$all_dirs" "no directory has +F after the dry run"
 	planned=$(jq '.convert.renames | length' /tmp/plan.json)
@@ -32,7 +32,7 @@ if [ "${1-}" = --guest ]; then
 		"and the message says nothing changed"
 	grep -q '^steamapps/common/Game: would collide once casefolded: "MAPS", "Maps"$' /tmp/out
 	ok $? "the report names the colliding directories"
-	"$tree" manifest $lib | cmp -s - /tmp/before.json
+	"$manifest" $lib | cmp -s - /tmp/before.json
 	ok $? "the tree is unchanged"
 	[ -z "$(ls -A $mnt | grep "^\.gamepart-convert\.")" ]
 	ok $? "no work directory was made"

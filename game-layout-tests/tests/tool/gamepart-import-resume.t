@@ -16,6 +16,7 @@ if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
 	tree=$top/game-layout-tests/progs/library-tree
+	manifest=$top/build/progs/tree-manifest
 	mount_disk /dev/vda $mnt
 
 	# make_source DIR: a modded game whose directories collide, and its
@@ -25,7 +26,7 @@ if [ "${1-}" = --guest ]; then
 		"$tree" make-mods "$1"
 		echo config >"$1/steamapps/common/ModdedGame/Config.ini"
 		ln "$1/steamapps/common/ModdedGame/Config.ini" "$1/steamapps/common/ModdedGame/link.ini"
-		"$tree" manifest "$1" >"$1.json"
+		"$manifest" "$1" >"$1.json"
 	}
 	# stopped TAG SRC LIB WHEN [OPTIONS]: the import killed after step
 	# WHEN; 1 if it finished first.

@@ -18,6 +18,7 @@ if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
 	tree=$top/game-layout-tests/progs/library-tree
+	manifest=$top/build/progs/tree-manifest
 	mount_disk /dev/vda $mnt
 	lib=$mnt
 
@@ -51,7 +52,7 @@ if [ "${1-}" = --guest ]; then
 	ok $? "the source tree, on an overlay"
 	src=$base/src
 	# (jq would round the nanoseconds: python3 drops lost+found.)
-	"$tree" manifest $src | python3 -c 'import json, sys
+	"$manifest" $src | python3 -c 'import json, sys
 m = json.load(sys.stdin)
 json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.stdout)' >/tmp/src.json
 
@@ -59,10 +60,10 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	mkdir -p $lib/steamapps/common/Held
 	echo held >$lib/steamapps/common/Held/keep.txt
 	chown -R 1000:1000 $lib/steamapps/common/Held
-	"$tree" manifest $lib >/tmp/held.json
+	"$manifest" $lib >/tmp/held.json
 
 	unchanged() {
-		"$tree" manifest $lib >/tmp/now.json
+		"$manifest" $lib >/tmp/now.json
 		cmp -s /tmp/held.json /tmp/now.json && [ ! -e $lib/.gamepart-import ]
 		ok $? "$1: the library is unchanged"
 	}
@@ -115,7 +116,7 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	[ ! -e $lib/.gamepart-import ]
 	ok $? "merge: no journal is left"
 
-	"$tree" manifest $lib >/tmp/held.json
+	"$manifest" $lib >/tmp/held.json
 	rc=0
 	"$gp" import $src $lib >/tmp/out 2>/tmp/err || rc=$?
 	is $rc 1 "importing it again collides with the first import"

@@ -31,7 +31,7 @@ if [ "${1-}" = --guest ]; then
 		mount_disk /dev/vda $mnt
 		"$top/game-layout-tests/progs/library-tree" make $mnt/library --big 300
 		ok $? "a library on the gamedata disk"
-		"$top/game-layout-tests/progs/library-tree" manifest $mnt/library >$share/before.json
+		"$top/build/progs/tree-manifest" $mnt/library >$share/before.json
 		ok $? "its manifest"
 		save=$mnt/steamapps/compatdata/1245620/pfx/drive_c/users/steamuser/AppData/Roaming/EldenRing
 		mkdir -p $save && echo save >$save/ER0000.sl2
@@ -75,7 +75,7 @@ if [ "${1-}" = --guest ]; then
 	ok $? "vdb: mounted with noatime"
 	journalctl -b -o cat -u "systemd-fsck@dev-vdb.service" | grep -q 'gamedata: clean'
 	ok $? "vdb: systemd-fsck@ checked it first"
-	"$top/game-layout-tests/progs/library-tree" manifest "$lib/library" >/tmp/after.json
+	"$top/build/progs/tree-manifest" "$lib/library" >/tmp/after.json
 	cmp -s $share/before.json /tmp/after.json
 	ok $? "vdb: the library's manifest is the one taken before" ||
 		diag "$(diff $share/before.json /tmp/after.json | head -n 20)"

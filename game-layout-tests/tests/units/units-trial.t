@@ -17,6 +17,7 @@ if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/units.sh"
 	tree=$top/game-layout-tests/progs/library-tree
+	manifest=$top/build/progs/tree-manifest
 	deb=$2 card_img=$3
 	show() {
 		diag "\$ $*"
@@ -52,7 +53,7 @@ if [ "${1-}" = --guest ]; then
 	mount -t overlay overlay -o lowerdir=$base/lower,upperdir=$base/rw/upper,workdir=$base/rw/work \
 		$base/library
 	src=$base/library
-	"$tree" manifest $src >/tmp/src.json
+	"$manifest" $src >/tmp/src.json
 	show gamepart check $src
 	is $? 1 "3. check looks at the library where it is, and finds the mod folders' collisions"
 	show gamepart import --on-collision=merge --json $src "$card"
