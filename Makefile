@@ -142,8 +142,8 @@ windows-progs: deps
 	@$(MAKE) --no-print-directory $(WINDOWS_EXE)
 
 # Small C programs the guest tests run (stress, open by handle, renameat2,
-# lookup timing, a tree's manifest), built for the host, which is the
-# guest's root.
+# lookup timing, a tree's manifest, a wait on systemd's jobs), built for
+# the host, which is the guest's root.
 PROGS_SRC := $(wildcard $(TESTS)/progs/*.c)
 PROGS_BIN := $(patsubst $(TESTS)/progs/%.c,$(BUILD)/progs/%,$(PROGS_SRC))
 
@@ -152,6 +152,7 @@ $(BUILD)/progs/%: $(TESTS)/progs/%.c
 	$(CC) -std=gnu11 -D_GNU_SOURCE -O2 -g -Wall -Wextra -Werror -o $@ $< $(PROG_LIBS)
 
 $(BUILD)/progs/tree-manifest: PROG_LIBS := -lcrypto
+$(BUILD)/progs/wait-for-jobs: PROG_LIBS := -lsystemd
 
 progs: deps
 	@$(MAKE) --no-print-directory $(PROGS_BIN)

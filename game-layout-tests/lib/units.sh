@@ -58,13 +58,8 @@ devno() {
 # wait_for_jobs: until systemd has no job queued or running, bounded at
 # 300 seconds; the units are driven by udev events, not by this test.
 wait_for_jobs() {
-	local i=0
 	udevadm settle --timeout=120
-	while [ -n "$(systemctl list-jobs --no-legend)" ] && [ $i -lt 3000 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ -z "$(systemctl list-jobs --no-legend)" ]
+	"$top/build/progs/wait-for-jobs" 300
 }
 
 # seen_by_udev_and_systemd DEV: wait, up to 60 seconds, until udev has
