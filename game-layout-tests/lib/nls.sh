@@ -13,7 +13,8 @@
 #       kernels share is caught too.
 #
 # Guest side:
-#   nls_probe ARGS           progs/nls-probe: list, look up, create names
+#   nls_probe ARGS           progs/nls-probe: list, read (list and look up),
+#                            create names
 #   nls_read_mounts FS NAME...
 #                            for each line "OPTIONS CODEC [EXPECTED...]" of
 #                            standard input ("-": no option), mount
@@ -130,8 +131,7 @@ nls_read_mounts() {
 		echo "record mount ${opts:--}"
 		mount -t "$fs" -o "ro${opts:+,$opts}" /dev/vda $mnt
 		ok $? "mount -t $fs -o ro${opts:+,$opts}"
-		nls_probe list $mnt
-		nls_probe lookup "$codec" $mnt "$@"
+		nls_probe read "$codec" $mnt "$@"
 		if [ -n "$expected" ]; then
 			missing=
 			for path in $expected; do
