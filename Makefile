@@ -244,7 +244,7 @@ demo: kernel tool wine-prefix windows-progs
 #          ASan/UBSan build (make check-full also valgrind, if quick)
 TEST_FILES := $(sort $(wildcard $(TESTS)/tests/*/*.t))
 # $(call group,NAME): the test files in group NAME.
-group = $(shell awk '/^\# groups:/ { for (i = 3; i <= NF; i++) if ($$i == "$(1)") print FILENAME; nextfile }' $(TEST_FILES))
+group = $(shell . scripts/lib.sh && files_in_group $(1) $(TEST_FILES))
 FULL_TESTS := $(call group,full)
 QUICK_TESTS := $(call group,quick)
 ASAN_TESTS := $(filter-out $(FULL_TESTS),$(call group,asan))
@@ -302,13 +302,13 @@ KERNELS ?= $(TEST_KERNELS)
 list-tests:
 	@for g in quick guest slow full asan; do \
 		printf '%s:' $$g; \
-		awk -v g=$$g '/^\# groups:/ { for (i = 3; i <= NF; i++) if ($$i == g) printf " %s", FILENAME; nextfile }' $(TEST_FILES); \
+		. scripts/lib.sh && files_in_group $$g $(TEST_FILES) | sed 's/^/ /' | tr -d '\n'; \
 		echo; \
 	done
 	@echo "kernels of a run of: $(KERNELS)"
 	@GAMEPART_KERNELS="$(KERNELS)" bash -c '. scripts/lib.sh; \
 		for f in $(GUEST_TESTS) $(FULL_TESTS); do \
-			wanted=$$(sed -n "s/^# kernels:[[:space:]]*//p" "$$f"); \
+			wanted=$$(test_header "$$f" kernels); \
 			printf "  %-60s %-12s %s\n" "$${f#$(TESTS)/tests/}" "$${wanted:-(none)}" \
 				"$$([ "$$wanted" = own ] && echo "(builds its own)" || kernels_for_test "$$f" | xargs)"; \
 		done'

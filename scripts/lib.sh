@@ -115,6 +115,28 @@ run_kernels() {
 	fi
 }
 
+# test_header FILE NAME: the words of test FILE's "# NAME:" line near its
+# top (groups, kernels), the one reading of these lines.
+test_header() {
+	sed -n "s/^# $2:[[:space:]]*//p" "$1" | head -n 1
+}
+
+# in_group FILE GROUP: whether test FILE's "# groups:" line names GROUP.
+in_group() {
+	[[ " $(test_header "$1" groups) " == *" $2 "* ]]
+}
+
+# files_in_group GROUP FILE...: those FILEs in GROUP, a line each.
+files_in_group() {
+	local group=$1 file
+	shift
+	for file in "$@"; do
+		if in_group "$file" "$group"; then
+			echo "$file"
+		fi
+	done
+}
+
 # kernels_for_test FILE: the kernels of this run that test FILE boots, a
 # line each, as its "# kernels:" line asks, in the table's terms:
 #   each     every kernel of the run but the distribution-like ones
@@ -128,7 +150,7 @@ run_kernels() {
 # A file without the line boots none.
 kernels_for_test() {
 	local wanted
-	wanted=$(sed -n 's/^# kernels:[[:space:]]*//p' "$1" | head -n 1)
+	wanted=$(test_header "$1" kernels)
 	kernel_rows | awk -v run="$(run_kernels | xargs)" -v wanted=" $wanted " '
 		{ series[$1] = $3; class[$1] = $5 }
 		function want(w) { return index(wanted, " " w " ") > 0 }
