@@ -4,6 +4,7 @@
 guest_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$guest_lib/../.." && pwd)
 . "$guest_lib/tap.sh"
+. "$guest_lib/poll.sh"
 
 # Where a test mounts its disk; tests that mount more than one add a
 # suffix ($mnt-strict).

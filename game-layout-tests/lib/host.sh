@@ -7,6 +7,7 @@
 tests_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 top=$(cd "$tests_lib/../.." && pwd)
 . "$tests_lib/tap.sh"
+. "$tests_lib/poll.sh"
 vmrun=$top/game-layout-tests/rig/vmrun
 build=$top/build
 

@@ -68,15 +68,9 @@ wait_for_jobs() {
 # wait_for_jobs may find nothing to wait for: the node appears in
 # devtmpfs before udev reads the kernel's event.
 seen_by_udev_and_systemd() {
-	local i=0 unit
 	udevadm wait --settle --timeout=60 "$1" || return
 	udevadm info -q property -n "$1" | grep -q '^TAGS=.*:systemd:' || return 0
-	unit=$(systemd-escape -p --suffix=device "$1")
-	while [ "$(systemctl is-active "$unit")" != active ] && [ $i -lt 600 ]; do
-		sleep 0.1
-		i=$((i + 1))
-	done
-	[ "$(systemctl is-active "$unit")" = active ]
+	poll_until 60 systemctl -q is-active "$(systemd-escape -p --suffix=device "$1")"
 }
 
 # hot_plug IMG NAME DEV: insert IMG as a new virtio disk through QEMU's
@@ -84,11 +78,9 @@ seen_by_udev_and_systemd() {
 # up to 60 seconds for DEV to appear, to udev and to systemd; status 1 if
 # it does not.
 hot_plug() {
-	local i=0
 	vmctl monitor drive_add 0 "if=none,id=$2,file=$1,format=raw" >/dev/null
 	vmctl monitor device_add "virtio-blk-pci,drive=$2,id=${2}slot" >/dev/null
-	while [ ! -b "$3" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
-	[ -b "$3" ] && seen_by_udev_and_systemd "$3"
+	poll_until 60 test -b "$3" && seen_by_udev_and_systemd "$3"
 }
 
 # install_gamepart_deb DEB [TAG]: dpkg -i DEB as on a real system; one
@@ -128,11 +120,12 @@ insert_card() {
 # to 60 seconds for DISK to go, then for the jobs that follow; status 1
 # if it did not go.
 pull_card() {
-	local i=0
+	local gone
 	vmctl monitor device_del "${1}slot" >/dev/null
-	while [ -b "$2" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	poll_while 60 test -b "$2"
+	gone=$?
 	wait_for_jobs
-	[ ! -b "$2" ]
+	return $gone
 }
 
 # Host side again.

@@ -21,15 +21,15 @@ if [ "${1-}" = --guest ]; then
 
 	# insert_card ID IMAGE: the card appears as /dev/vdX; prints its name.
 	insert_card() {
-		local before i dev
+		local before dev
 		before=$(ls /sys/class/block)
 		vmctl monitor drive_add 0 "if=none,id=drive$1,file=$2,format=raw" >/dev/null
 		vmctl monitor device_add virtio-blk-pci,drive=drive$1,id=$1 >/dev/null
-		for i in $(seq 600); do
+		new_disk() {
 			dev=$(ls /sys/class/block | grep -vxF "$before" | head -n1)
-			[ -n "$dev" ] && [ -b "/dev/$dev" ] && break
-			sleep 0.1
-		done
+			[ -n "$dev" ] && [ -b "/dev/$dev" ]
+		}
+		poll_until 60 new_disk
 		[ -n "$dev" ] && seen_by_udev_and_systemd "/dev/$dev"
 		echo "$dev"
 	}

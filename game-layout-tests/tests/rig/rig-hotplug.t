@@ -16,8 +16,8 @@ out=$("$vmrun" --kernel "$(kernel_image "$(the_kernel)")" \
 	vmctl monitor device_del vdisk1 >/dev/null
 	# Unplug completes asynchronously (ACPI eject): wait for the node,
 	# bounded at 60 seconds.
-	i=0
-	while test -b /dev/vdb && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+	. '"$tests_lib"'/poll.sh
+	poll_while 60 test -b /dev/vdb
 	test -b /dev/vdb || echo gone
 	test -b /dev/vda && echo other-kept')
 is "$(echo $out)" "present gone other-kept" \

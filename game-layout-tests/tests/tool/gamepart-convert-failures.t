@@ -49,9 +49,7 @@ if [ "${1-}" = --guest ]; then
 		"$gp" convert $directories --on-collision=rename \
 		$lib >/tmp/out 2>/tmp/err &
 	pid=$!
-	while [ "$(awk '{print $3}' /proc/$pid/stat 2>/dev/null)" != T ]; do
-		sleep 0.1
-	done
+	poll_until 300 stopped $pid
 	mount -o remount,ro $mnt 2>/tmp/remount.err
 	[ "$(awk -v m=$mnt '$2 == m {print $4}' /proc/mounts | cut -d, -f1)" = ro ]
 	ok $? "${p}erofs: remounted read-only under the stopped conversion" ||

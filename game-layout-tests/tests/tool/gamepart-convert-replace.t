@@ -50,9 +50,8 @@ while "IN_IGNORED" not in seen and select.select([fd], [], [], 600)[0]:
 print(" ".join(seen))
 EOF
 	watcher=$!
-	until [ -s /tmp/events ] || ! kill -0 $watcher 2>/dev/null; do
-		sleep 0.1
-	done
+	watched() { [ -s /tmp/events ] || ! kill -0 $watcher 2>/dev/null; }
+	poll_until 300 watched
 
 	# --force: the processes above hold files under $lib on purpose.
 	"$gp" convert --directories=replace --on-collision=rename --force --json $lib \

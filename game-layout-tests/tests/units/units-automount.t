@@ -26,16 +26,14 @@ if [ "${1-}" = --guest ]; then
 		vmctl monitor drive_add 0 "if=none,id=card$n,file=$1,format=raw" >/dev/null
 		vmctl monitor device_add "virtio-blk-pci,drive=card$n,id=slot$n" >/dev/null
 		slot_of[$2]=slot$n
-		local i=0
-		while [ -z "$(blkid -U "$2")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+		poll_until 60 blkid -U "$2" >/dev/null
 		seen_by_udev_and_systemd "$(blkid -U "$2")"
 		wait_for_jobs
 	}
 	# pull UUID: unplug the disk holding that filesystem.
 	pull() {
-		local i=0
 		vmctl monitor device_del "${slot_of[$1]}" >/dev/null
-		while [ -n "$(blkid -U "$1")" ] && [ $i -lt 600 ]; do sleep 0.1; i=$((i + 1)); done
+		poll_while 60 blkid -U "$1" >/dev/null
 		wait_for_jobs
 	}
 	where() {
