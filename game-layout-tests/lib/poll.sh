@@ -31,11 +31,11 @@ stopped_or_gone() {
 }
 
 poll_while() {
-	local tries=$(($1 * 10))
+	local seconds=$1
 	shift
-	while "$@"; do
-		tries=$((tries - 1))
-		[ $tries -gt 0 ] || return 1
-		sleep 0.1
-	done
+	poll_until "$seconds" fails "$@"
+}
+
+fails() {
+	! "$@"
 }
