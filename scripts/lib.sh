@@ -66,6 +66,19 @@ install_cached() {
 	mv "$2.tmp" "$2"
 }
 
+# tree_key PATH...: a hash of the files git tracks (or would track) under
+# the clone's PATHs, their names and contents as they are now, committed
+# or not: what a build of them depends on.
+tree_key() {
+	(
+		cd "$(dirname "${BASH_SOURCE[0]}")/.." &&
+			git ls-files -z --cached --others --exclude-standard -- "$@" |
+			sort -z | while IFS= read -r -d '' f; do
+				[ -f "$f" ] && printf '%s\0' "$f"
+			done | xargs -0 -r sha256sum
+	) | sha256sum | cut -c1-16
+}
+
 # The table of the lab's kernels (kernel-patches/kernels): its rows, a
 # line each, as "NAME SOURCE SERIES FRAGMENTS CLASS".
 # $GAMEPART_KERNEL_TABLE names another, for a dry run of a new row.
