@@ -67,15 +67,16 @@ install_cached() {
 }
 
 # tree_key PATH...: a hash of the files git tracks (or would track) under
-# the clone's PATHs, their names and contents as they are now, committed
-# or not: what a build of them depends on.
+# the clone's PATHs, their names, modes and contents as they are now,
+# committed or not: what a build of them depends on (not the libraries
+# and compiler installed, which make deps keeps at Debian's).
 tree_key() {
 	(
 		cd "$(dirname "${BASH_SOURCE[0]}")/.." &&
 			git ls-files -z --cached --others --exclude-standard -- "$@" |
 			sort -z | while IFS= read -r -d '' f; do
 				[ -f "$f" ] && printf '%s\0' "$f"
-			done | xargs -0 -r sha256sum
+			done | xargs -0 -r sh -c 'stat -c "%a %n" "$@" && sha256sum "$@"' -
 	) | sha256sum | cut -c1-16
 }
 
@@ -139,15 +140,15 @@ in_group() {
 	[[ " $(test_header "$1" groups) " == *" $2 "* ]]
 }
 
-# files_in_group GROUP FILE...: those FILEs in GROUP, a line each.
+# files_in_group GROUP FILE...: those FILEs in GROUP, a line each; one
+# awk for them all, as the Makefile reads every group at every start.
 files_in_group() {
-	local group=$1 file
+	local group=$1
 	shift
-	for file in "$@"; do
-		if in_group "$file" "$group"; then
-			echo "$file"
-		fi
-	done
+	awk -v g="$group" '/^# groups:/ {
+		for (i = 3; i <= NF; i++) if ($i == g) print FILENAME
+		nextfile
+	}' "$@"
 }
 
 # kernels_for_test FILE: the kernels of this run that test FILE boots, a
