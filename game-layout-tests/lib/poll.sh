@@ -7,10 +7,10 @@
 #                                         if it still fails after SECONDS
 #   poll_while SECONDS COMMAND [ARG]...   until COMMAND fails; status 1 if
 #                                         it still succeeds after SECONDS
-#   stopped PID                           whether process PID is stopped
+#   process_stopped PID                   whether process PID is stopped
 #                                         (gamepart stops itself so under
 #                                         GAMEPART_TEST_CRASH_AFTER=N:stop)
-#   stopped_or_gone PID                   or no longer there
+#   process_stopped_or_gone PID           or no longer there
 
 poll_until() {
 	local tries=$(($1 * 10))
@@ -22,20 +22,20 @@ poll_until() {
 	done
 }
 
-stopped() {
+process_stopped() {
 	[ "$(awk '{ print $3 }' "/proc/$1/stat" 2>/dev/null)" = T ]
 }
 
-stopped_or_gone() {
-	stopped "$1" || ! kill -0 "$1" 2>/dev/null
+process_stopped_or_gone() {
+	process_stopped "$1" || ! kill -0 "$1" 2>/dev/null
 }
 
 poll_while() {
 	local seconds=$1
 	shift
-	poll_until "$seconds" fails "$@"
+	poll_until "$seconds" poll_not "$@"
 }
 
-fails() {
+poll_not() {
 	! "$@"
 }

@@ -49,7 +49,7 @@ if [ "${1-}" = --guest ]; then
 		"$gp" convert $directories --on-collision=rename \
 		$lib >/tmp/out 2>/tmp/err &
 	pid=$!
-	poll_until 300 stopped $pid
+	poll_until 300 process_stopped $pid
 	mount -o remount,ro $mnt 2>/tmp/remount.err
 	[ "$(awk -v m=$mnt '$2 == m {print $4}' /proc/mounts | cut -d, -f1)" = ro ]
 	ok $? "${p}erofs: remounted read-only under the stopped conversion" ||

@@ -39,7 +39,7 @@ dd if="$img" of="$scratch/block" bs=4096 skip="$block" count=1 status=none
 GAMEPART_TEST_CRASH_AFTER=1:stop "$gp" convert --offline --undo-file="$undo" \
 	--on-collision=rename "$img" >/dev/null 2>"$scratch/err" &
 pid=$!
-poll_until 300 stopped_or_gone $pid
+poll_until 300 process_stopped_or_gone $pid
 dd if=/dev/zero of="$img" bs=4096 seek="$block" count=1 conv=notrunc status=none
 kill -CONT $pid
 wait $pid

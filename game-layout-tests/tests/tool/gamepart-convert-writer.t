@@ -31,7 +31,7 @@ if [ "${1-}" = --guest ]; then
 	GAMEPART_TEST_CRASH_AFTER=20:stop "$gp" convert $directories --on-collision=rename \
 		--json $lib >/tmp/convert.json 2>/tmp/err &
 	pid=$!
-	poll_until 300 stopped $pid
+	poll_until 300 process_stopped $pid
 	python3 - $lib /tmp/writer.json /tmp/writer.stop <<'EOF' &
 import json, os, random, sys
 root, account, stop = sys.argv[1:]
