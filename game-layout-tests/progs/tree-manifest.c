@@ -249,44 +249,58 @@ static int compare_names(const void *a, const void *b)
 	return r;
 }
 
+/*
+ * The list of PATH's attribute names (NAME is NULL) or the value of
+ * NAME, in *DATA; its size, or -1 with errno set.  Asked again if it
+ * grew between the two calls, as another process may add to it.
+ */
+static ssize_t read_xattr(const char *path, const char *name, char **data)
+{
+	for (;;) {
+		ssize_t size = name ? lgetxattr(path, name, NULL, 0)
+				    : llistxattr(path, NULL, 0);
+
+		if (size < 0)
+			return -1;
+		*data = xrealloc(NULL, size);
+		size = name ? lgetxattr(path, name, *data, size)
+			    : llistxattr(path, *data, size);
+		if (size >= 0 || errno != ERANGE)
+			return size;
+		free(*data);
+	}
+}
+
 /* "xattrs": {NAME: HEX, ...}, sorted by name, for the entry at PATH. */
 static void put_xattrs(struct buf *b, const char *path)
 {
-	ssize_t size = llistxattr(path, NULL, 0);
 	char *list, *name, **names;
+	ssize_t size = read_xattr(path, NULL, &list);
 	size_t n = 0, i;
 
 	put(b, "  \"xattrs\": {", 13);
 	if (size <= 0) {
 		/* Python's manifest takes an error here for no attributes. */
+		if (size == 0)
+			free(list);
 		put(b, "}\n", 2);
 		return;
 	}
-	list = xmalloc(size);
-	size = llistxattr(path, list, size);
-	if (size < 0)
-		die("%s: listing its extended attributes: %s", path,
-		    strerror(errno));
 	names = xmalloc(size * sizeof(*names));
 	for (name = list; name < list + size; name += strlen(name) + 1)
 		names[n++] = name;
 	qsort(names, n, sizeof(*names), compare_names);
 	for (i = 0; i < n; i++) {
-		ssize_t len = lgetxattr(path, names[i], NULL, 0);
-		unsigned char *value;
-		ssize_t k;
+		char *value;
+		ssize_t k, len = read_xattr(path, names[i], &value);
 
-		if (len < 0)
-			die("%s: reading %s: %s", path, names[i], strerror(errno));
-		value = xmalloc(len);
-		len = lgetxattr(path, names[i], value, len);
 		if (len < 0)
 			die("%s: reading %s: %s", path, names[i], strerror(errno));
 		put(b, i ? ",\n   " : "\n   ", i ? 5 : 4);
 		put_bytes_string(b, names[i], strlen(names[i]));
 		put(b, ": \"", 3);
 		for (k = 0; k < len; k++)
-			putf(b, "%02x", value[k]);
+			putf(b, "%02x", (unsigned char)value[k]);
 		put(b, "\"", 1);
 		free(value);
 	}
