@@ -300,9 +300,9 @@ check-full: guest kernels-debug kernels-distro e2fsprogs-deb
 # 6.12-stock 6.12-patched'" shows what a new version's rows would add.
 KERNELS ?= $(TEST_KERNELS)
 list-tests:
-	@for g in quick guest slow full asan; do \
+	@. scripts/lib.sh; for g in quick guest slow full asan; do \
 		printf '%s:' $$g; \
-		. scripts/lib.sh && files_in_group $$g $(TEST_FILES) | sed 's/^/ /' | tr -d '\n'; \
+		files_in_group $$g $(TEST_FILES) | sed 's/^/ /' | tr -d '\n'; \
 		echo; \
 	done
 	@echo "kernels of a run of: $(KERNELS)"

@@ -130,18 +130,14 @@ run_kernels() {
 }
 
 # test_header FILE NAME: the words of test FILE's "# NAME:" line near its
-# top (groups, kernels), the one reading of these lines.
+# top ("# kernels:"; the groups line is files_in_group's).
 test_header() {
 	sed -n "s/^# $2:[[:space:]]*//p" "$1" | head -n 1
 }
 
-# in_group FILE GROUP: whether test FILE's "# groups:" line names GROUP.
-in_group() {
-	[[ " $(test_header "$1" groups) " == *" $2 "* ]]
-}
-
-# files_in_group GROUP FILE...: those FILEs in GROUP, a line each; one
-# awk for them all, as the Makefile reads every group at every start.
+# files_in_group GROUP FILE...: those FILEs whose "# groups:" line names
+# GROUP, a line each; one awk for them all, as the Makefile reads every
+# group at every start.
 files_in_group() {
 	local group=$1
 	shift
@@ -149,6 +145,11 @@ files_in_group() {
 		for (i = 3; i <= NF; i++) if ($i == g) print FILENAME
 		nextfile
 	}' "$@"
+}
+
+# in_group FILE GROUP: whether test FILE is in GROUP.
+in_group() {
+	[ -n "$(files_in_group "$2" "$1")" ]
 }
 
 # kernels_for_test FILE: the kernels of this run that test FILE boots, a
