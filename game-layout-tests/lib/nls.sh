@@ -57,11 +57,7 @@ nls_ab() {
 			cp "$img" "$scratch/$k.img"
 			guest_record=$scratch/$k.record
 			: >"$guest_record"
-			# A guest of its own: vfat's and exfat's inode numbers come
-			# from a counter of the kernel's (iunique()), which the jobs
-			# a pooled guest ran before have moved on, and the records
-			# are compared byte for byte.
-			guest_run "$k" --fresh --disk "$scratch/$k.img" "$@" -- "$(kernel_role "$k")"
+			guest_run "$k" --disk "$scratch/$k.img" "$@" -- "$(kernel_role "$k")"
 		done
 		guest_record=
 		[ -s "$scratch/$stock.record" ]
