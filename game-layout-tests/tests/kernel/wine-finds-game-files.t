@@ -14,16 +14,16 @@
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
-	trees=$2
+	trees_tar=$2
 	client=$top/build/wine/bin/layout-client.exe
 	wine_setup
 	ok $? "a private Wine prefix over the cached one"
 	mount_disk /dev/vda $mnt
 	lib=$mnt/steamapps/common
-	cp -a "$trees/." "$lib/"
+	tar -C "$lib" -xf "$trees_tar"
 	ok $? "the generated library copied into the +F steamapps/common"
 	mkdir $mnt/case-sensitive
-	cp -a "$trees/." $mnt/case-sensitive/
+	tar -C $mnt/case-sensitive -xf "$trees_tar"
 
 	# Wine would find these names even without +F, by scanning; what
 	# makes the scan unneeded is the kernel finding them itself.
@@ -58,7 +58,10 @@ require_kernel "$(the_kernel)"
 make_scratch
 GAMEPART=$build/bin/gamepart "$top/game-layout-tests/game-trees/gen-game-trees" --seed 42 --big 300 --files 60 "$scratch/trees" >/dev/null
 ok $? "a generated library: $(tr -d '\n ' <"$scratch/trees/layout.json")"
+# One file for the guest to read over 9p: cp -a of the 1,300 entries
+# from the host's root took a TCG guest 6 to 8 s, tar -x 0.5 to 0.7.
+tar -C "$scratch/trees" -cf "$scratch/trees.tar" .
 "$build/bin/gamepart" create --size 256M "$scratch/games.img" >/dev/null
 ok $? "gamepart create makes the game-data image"
-guest_run "$(the_kernel)" --disk "$scratch/games.img" -- "$scratch/trees"
+guest_run "$(the_kernel)" --disk "$scratch/games.img" -- "$scratch/trees.tar"
 done_testing
