@@ -31,8 +31,11 @@ if [ "${1-}" = --guest ]; then
 		mount_disk /dev/vda $mnt
 		"$top/game-layout-tests/progs/library-tree" make $mnt/library --big 300
 		ok $? "a library on the gamedata disk"
-		"$top/build/progs/tree-manifest" $mnt/library >$share/before.json
+		# To the host as records (host.sh's guest_run): a pooled guest
+		# has no share.
+		"$top/build/progs/tree-manifest" $mnt/library >/tmp/before.json
 		ok $? "its manifest"
+		sed 's/^/record /' /tmp/before.json
 		save=$mnt/steamapps/compatdata/1245620/pfx/drive_c/users/steamuser/AppData/Roaming/EldenRing
 		mkdir -p $save && echo save >$save/ER0000.sl2
 		ok $? "a Proton prefix holding a save, not casefolded"
@@ -183,7 +186,9 @@ is $? 4 "e2fsck -p leaves that damage uncorrected (tried on a copy)"
 rm -f "$scratch/broken-copy.img"
 untouched=$(cd "$scratch" && sha256sum other.img taken.img)
 
-guest_run "$(the_kernel)" --disk "$scratch/library.img" --share "$scratch/share" -- populate
+guest_record=$scratch/share/before.json
+guest_run "$(the_kernel)" --disk "$scratch/library.img" -- populate
+guest_record=
 guest_run "$(the_kernel)" --systemd --install "$scratch/stage" --share "$scratch/share" \
 	--disk "$scratch/provision.img" --disk "$scratch/library.img" \
 	--disk "$scratch/other.img" --disk "$scratch/taken.img" \
