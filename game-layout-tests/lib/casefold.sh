@@ -7,7 +7,6 @@
 #   same_file A B          paths A and B are the same inode
 #   missing P              P does not exist (lstat fails with ENOENT)
 #   listed DIR NAME        readdir of DIR shows NAME, byte for byte
-#   prog NAME              the path of a test program (progs/, make progs)
 #   cf_done                unmount, print the plan and leave
 #   cf_done_fsck           the same, after checking that e2fsck -fn finds
 #                          the unmounted filesystem clean
@@ -33,10 +32,6 @@ missing() {
 
 listed() {
 	ls -a -- "$1" | grep -qxF -- "$2"
-}
-
-prog() {
-	echo "$top/build/progs/$1"
 }
 
 # cf_done: unmount and end the guest's part of the test.

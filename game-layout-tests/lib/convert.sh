@@ -5,7 +5,7 @@
 
 . "$guest_lib/gamepart.sh"
 tree=$top/game-layout-tests/progs/library-tree
-manifest=$top/build/progs/tree-manifest
+manifest=$(prog tree-manifest)
 # DIRECTORIES=replace in the guest's environment: a test's conversions
 # replace directories ("$gp" convert $directories ...), and the checks
 # expect every directory below the library to be a new one.

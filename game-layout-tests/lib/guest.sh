@@ -6,6 +6,11 @@ top=$(cd "$guest_lib/../.." && pwd)
 . "$guest_lib/tap.sh"
 . "$guest_lib/poll.sh"
 
+# prog NAME: the path of a test program of progs/ (make progs).
+prog() {
+	echo "$top/build/progs/$1"
+}
+
 # Where a test mounts its disk; tests that mount more than one add a
 # suffix ($mnt-strict).
 mnt=/tmp/mnt

@@ -59,7 +59,7 @@ devno() {
 # 300 seconds; the units are driven by udev events, not by this test.
 wait_for_jobs() {
 	udevadm settle --timeout=120
-	"$top/build/progs/wait-for-jobs" 300
+	"$(prog wait-for-jobs)" 300
 }
 
 # seen_by_udev_and_systemd DEV: wait, up to 60 seconds, until udev has

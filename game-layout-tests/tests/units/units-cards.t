@@ -33,7 +33,7 @@ if [ "${1-}" = --guest ]; then
 		ok $? "a library on the gamedata disk"
 		# To the host as records (host.sh's guest_run): a pooled guest
 		# has no share.
-		"$top/build/progs/tree-manifest" $mnt/library >/tmp/before.json
+		"$(prog tree-manifest)" $mnt/library >/tmp/before.json
 		ok $? "its manifest"
 		sed 's/^/record /' /tmp/before.json
 		save=$mnt/steamapps/compatdata/1245620/pfx/drive_c/users/steamuser/AppData/Roaming/EldenRing
@@ -78,7 +78,7 @@ if [ "${1-}" = --guest ]; then
 	ok $? "vdb: mounted with noatime"
 	journalctl -b -o cat -u "systemd-fsck@dev-vdb.service" | grep -q 'gamedata: clean'
 	ok $? "vdb: systemd-fsck@ checked it first"
-	"$top/build/progs/tree-manifest" "$lib/library" >/tmp/after.json
+	"$(prog tree-manifest)" "$lib/library" >/tmp/after.json
 	cmp -s $share/before.json /tmp/after.json
 	ok $? "vdb: the library's manifest is the one taken before" ||
 		diag "$(diff $share/before.json /tmp/after.json | head -n 20)"
