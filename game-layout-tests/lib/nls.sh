@@ -69,7 +69,7 @@ nls_ab() {
 }
 
 nls_probe() {
-	python3 "$top/game-layout-tests/progs/nls-probe" "$@"
+	python3 -S "$top/game-layout-tests/progs/nls-probe" "$@"
 }
 
 nls_source_tree() {
