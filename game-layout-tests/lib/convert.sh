@@ -1,11 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # Guest side of the gamepart convert tests (sourced after guest.sh): the
-# casefold disk mounted at $mnt, the library generator $tree, and the
-# checks every conversion must pass.
+# casefold disk mounted at $mnt and the checks every conversion must pass.
 
 . "$guest_lib/gamepart.sh"
-tree=$top/game-layout-tests/progs/library-tree
-manifest=$(prog tree-manifest)
 # DIRECTORIES=replace in the guest's environment: a test's conversions
 # replace directories ("$gp" convert $directories ...), and the checks
 # expect every directory below the library to be a new one.

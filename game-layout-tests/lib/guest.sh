@@ -11,6 +11,11 @@ prog() {
 	echo "$top/build/progs/$1"
 }
 
+# The library generator and the manifest of a mounted tree, with which
+# the convert, import and units tests make libraries and compare them.
+tree=$top/game-layout-tests/progs/library-tree
+manifest=$(prog tree-manifest)
+
 # Where a test mounts its disk; tests that mount more than one add a
 # suffix ($mnt-strict).
 mnt=/tmp/mnt

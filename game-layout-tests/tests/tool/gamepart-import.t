@@ -17,8 +17,6 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/gamepart.sh"
-	tree=$top/game-layout-tests/progs/library-tree
-	manifest=$(prog tree-manifest)
 	mount_disk /dev/vda $mnt
 	lib=$mnt
 

@@ -29,7 +29,7 @@ if [ "${1-}" = --guest ]; then
 	share=/run/vmrun/share
 	if [ "$2" = populate ]; then
 		mount_disk /dev/vda $mnt
-		"$top/game-layout-tests/progs/library-tree" make $mnt/library --big 300
+		"$tree" make $mnt/library --big 300
 		ok $? "a library on the gamedata disk"
 		# To the host as records (host.sh's guest_run): a pooled guest
 		# has no share.

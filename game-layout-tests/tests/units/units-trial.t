@@ -16,8 +16,6 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	. "$guest_lib/units.sh"
-	tree=$top/game-layout-tests/progs/library-tree
-	manifest=$(prog tree-manifest)
 	deb=$2 card_img=$3
 	show() {
 		diag "\$ $*"
