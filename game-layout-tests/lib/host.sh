@@ -226,6 +226,18 @@ ab_pairs() {
 	return 0
 }
 
+# require_ab_pairs: this run has a stock and a patched kernel of one
+# source, each built, else the whole test skips.  An A/B test calls it
+# before its first test line: a skip after one breaks the TAP plan.
+require_ab_pairs() {
+	local pair
+	pair=$(ab_pairs)
+	[ -n "$pair" ] ||
+		skip_all "no stock and patched kernels of one source among: $(test_kernels | xargs)"
+	# shellcheck disable=SC2086 # the kernels' names, one per word
+	require_kernel $pair
+}
+
 # require_prog NAME...: the test programs (game-layout-tests/progs, make progs).
 require_prog() {
 	local h

@@ -3,7 +3,7 @@
 # other than ext4 that convert names through fs/nls must behave on the
 # patched kernel exactly as on the stock one.
 #
-# Host side:
+# Host side, after require_ab_pairs (lib/host.sh):
 #   nls_ab IMAGE [vmrun options]
 #       run this test file's guest side ("--guest KERNEL") on the stock
 #       kernel and on the patched one, each on its own copy of IMAGE
@@ -50,9 +50,7 @@ nls_ab() {
 	local img=$1 stock patched k
 	shift
 	[ -n "$scratch" ] || make_scratch
-	[ -n "$(ab_pairs)" ] || skip_all "no stock and patched kernels of one source among: $(test_kernels | xargs)"
 	while read -r stock patched; do
-		require_kernel "$stock" "$patched"
 		for k in "$stock" "$patched"; do
 			cp "$img" "$scratch/$k.img"
 			guest_record=$scratch/$k.record
@@ -91,6 +89,7 @@ nls_vfat_image() {
 nls_ab_fresh() {
 	local img
 	require_cmd python3
+	require_ab_pairs
 	make_scratch
 	img=$scratch/$1.img
 	truncate -s 16M "$img"

@@ -32,6 +32,7 @@ fi
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/nls.sh"
 require_cmd xorriso python3
+require_ab_pairs
 make_scratch
 nls_source_tree "${nls_image_names[@]}" 'smile 😀.png'
 LANG=C.UTF-8 xorriso -as mkisofs -quiet -J -joliet-long -input-charset utf-8 \

@@ -55,6 +55,7 @@ fi
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/nls.sh"
 require_cmd python3
+require_ab_pairs
 make_scratch
 nls_source_tree "${nls_image_names[@]}" 'Ünïcödé Dïr'
 nls_vfat_image "$scratch/vfat.img" 8192
