@@ -11,7 +11,7 @@
 #
 # Patched kernels only: stock 6.1 gives such a dentry no case-insensitive
 # operations, so each spelling gets its own dentry, and after unlink of
-# config.ini it still finds CONFIG.INI (kernel-patches/0002 fixes it).
+# config.ini it still finds CONFIG.INI (kernel-patches/0003 fixes it).
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"

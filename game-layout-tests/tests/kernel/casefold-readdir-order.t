@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
 # kernels: each
-# The patched kernel hashes names its own way (patch 14: one fold buffer
-# per block; patch 23: ASCII packed a word at a time, lowered as it is
+# The patched kernel hashes names its own way (patch 15: one fold buffer
+# per block; patch 24: ASCII packed a word at a time, lowered as it is
 # packed in +F) but must hash them exactly as stock 6.1 does: an indexed
 # readdir returns entries in hash order, so the two kernels must list a
 # directory in the same order, byte for byte.  The patched kernel writes a
