@@ -129,6 +129,16 @@ make_casefold_image() {
 	make_ext4_image "$img" "$size" -O casefold "$@"
 }
 
+# make_hashed_casefold_image IMG SIZE [MKFS OPTIONS...]: a casefold image
+# whose superblock says no name in it was hashed under other folding
+# rules (SB_ENC_NO_COMPAT_FALLBACK_FL, 0x2), as on the cards gamepart
+# makes: kernels with upstream's rule (the patched one, 6.12) then search
+# by hash alone, where each create in a large +F directory would
+# otherwise read the whole directory.
+make_hashed_casefold_image() {
+	make_casefold_image "$@" && set_encoding_flags "$1" 0x2
+}
+
 # make_encoded_image IMG SIZE NUMBER [MKFS OPTIONS...]: a casefold image
 # whose superblock names encoding NUMBER, such as the series' 0xff01
 # (utf8-nfkd-12.1) or 0xff02 (utf8-windows-12.1), which 1.47.0's mke2fs

@@ -41,7 +41,7 @@ fi
 require_kernel $(test_kernels)
 make_scratch
 for kernel in $(test_kernels); do
-	make_casefold_image "$scratch/$kernel.img" 512M -N 200000
+	make_hashed_casefold_image "$scratch/$kernel.img" 512M -N 200000
 	guest_run "$kernel" --disk "$scratch/$kernel.img" -- "$entries"
 done
 done_testing

@@ -30,7 +30,7 @@ seconds=20
 require_kernel $(test_kernels)
 make_scratch
 for k in $(test_kernels); do
-	make_casefold_image "$scratch/$k.img" 64M || exit 1
+	make_hashed_casefold_image "$scratch/$k.img" 64M || exit 1
 	guest_run "$k" --cpus 2 --timeout $((seconds * 3 + 300)) \
 		--disk "$scratch/$k.img" -- $seconds
 done
