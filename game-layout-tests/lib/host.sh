@@ -150,18 +150,6 @@ make_encoded_image() {
 		debugfs -w -R "ssv encoding $number" "$img" >/dev/null 2>&1
 }
 
-# set_encoding_flags IMG VALUE: store VALUE in the superblock's
-# s_encoding_flags, which 1.47.0's mke2fs and debugfs set only to "strict".
-# The bytes are written in place, then debugfs (told to ignore the stale
-# checksum) rewrites the superblock with a checksum that matches.
-set_encoding_flags() {
-	local img=$1 value=$(($2))
-	printf "$(printf '\\x%02x\\x%02x' $((value & 255)) $((value >> 8)))" |
-		dd of="$img" bs=1 seek=$((1024 + 0x27e)) conv=notrunc status=none &&
-		debugfs -w -n -R "ssv mnt_count 0" "$img" >/dev/null 2>&1 &&
-		e2fsck -fn "$img" >/dev/null 2>&1
-}
-
 # copy_project DEST: the project's files without build products or git,
 # for tests that change the series or the build scripts.
 copy_project() {
