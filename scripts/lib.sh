@@ -188,6 +188,11 @@ kernels_for_test() {
 		}'
 }
 
+# sb_u16 IMG OFFSET: a little-endian 16-bit superblock field.
+sb_u16() {
+	od -An -tu2 -j $((1024 + $2)) -N2 "$1" | tr -d ' '
+}
+
 # set_encoding_flags IMG VALUE: store VALUE in the superblock's
 # s_encoding_flags, which 1.47.0's mke2fs and debugfs set only to "strict".
 # The bytes are written in place, then debugfs (told to ignore the stale

@@ -22,11 +22,6 @@ if ! declare -F require_gamepart >/dev/null; then
 	}
 fi
 
-# sb_u16 IMG OFFSET: a little-endian 16-bit superblock field.
-sb_u16() {
-	od -An -tu2 -j $((1024 + $2)) -N2 "$1" | tr -d ' '
-}
-
 # +F, offline: EXT4_CASEFOLD_FL of <ext2fs/ext2_fs.h> in an inode's flags.
 # (Online, guest.sh's f_flags reads it from lsattr.)
 casefold_fl=0x40000000

@@ -145,7 +145,7 @@ ok $? "an image without the casefold feature"
 cp --sparse=always "$scratch/stale.img" "$scratch/flagged.img"
 # set_encoding_flags ends with e2fsck -fn, which reports the stale entry
 set_encoding_flags "$scratch/flagged.img" 0x2
-[ "$(od -An -tx2 -j $((1024 + 0x27e)) -N2 "$scratch/flagged.img" | tr -d ' ')" = 0002 ] &&
+[ "$(sb_u16 "$scratch/flagged.img" 0x27e)" = 2 ] &&
 	! e2fsck -fn "$scratch/flagged.img" 2>&1 | grep -qi checksum
 ok $? "the same image with SB_ENC_NO_COMPAT_FALLBACK_FL, its checksum right"
 for k in $(test_kernels); do
