@@ -89,24 +89,19 @@ EOF
 		diag "< kernel, > gamepart" "$(echo "$d" | head -n 20)"
 
 	"$tables/winucase-dump" >/tmp/windows8
-	python3 - /tmp/pairs /tmp/kernel /tmp/wine "$tables/ucd/DerivedAge.txt" /tmp/windows8 >/tmp/verdict <<'EOF'
+	python3 - /tmp/pairs /tmp/kernel /tmp/wine "$tables/ucd/DerivedAge.txt" /tmp/windows8 \
+		"$top/game-layout-tests/data" >/tmp/verdict <<'EOF'
 import sys
-pairs, kernel, wine, age_file, windows8_file = sys.argv[1:]
+pairs, kernel, wine, age_file, windows8_file, data = sys.argv[1:]
+sys.path.insert(0, data)
+from ucd_age import assigned_after
 windows8 = {}
 for line in open(windows8_file):
     c, u = line.split()
     windows8[chr(int(c, 16))] = chr(int(u, 16))
 def windows8_upper(name):
     return "".join(windows8.get(c, c) for c in name)
-later = set()
-for line in open(age_file):
-    line = line.split("#")[0].strip()
-    if not line:
-        continue
-    span, age = [x.strip() for x in line.split(";")]
-    if tuple(map(int, age.split("."))) > (12, 1):
-        first, _, last = span.partition("..")
-        later.update(range(int(first, 16), int(last or first, 16) + 1))
+later = assigned_after(age_file)
 pairs = [l.rstrip(b"\n").split(b"\t") for l in open(pairs, "rb")]
 k = open(kernel).read().split()
 w = open(wine).read().split()

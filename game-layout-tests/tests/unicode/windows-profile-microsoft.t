@@ -27,22 +27,14 @@ is "$(awk '$1 != $2' "$scratch/microsoft" | wc -l)" 973 \
 "$tables/utf8-dump-shipped-windows" 12.1.0 cf codepoints >"$scratch/windows.cf"
 ok $? "the shipped windows table answered for every code point"
 
-python3 - "$scratch/microsoft" "$scratch/windows.cf" "$tables/ucd" >"$scratch/verdict" <<'EOF'
+python3 - "$scratch/microsoft" "$scratch/windows.cf" "$tables/ucd" "$top/game-layout-tests/data" \
+	>"$scratch/verdict" <<'EOF'
 import sys
-microsoft_file, fold_file, ucd = sys.argv[1:]
+microsoft_file, fold_file, ucd, data = sys.argv[1:]
+sys.path.insert(0, data)
+from ucd_age import assigned_after, spans
 
-def spans(path):
-    for line in open(path):
-        line = line.split("#")[0].strip()
-        if line:
-            span, value = [x.strip() for x in line.split(";")[:2]]
-            first, _, last = span.partition("..")
-            yield range(int(first, 16), int(last or first, 16) + 1), value
-
-later = set()
-for r, age in spans(ucd + "/DerivedAge.txt"):
-    if tuple(map(int, age.split("."))) > (12, 1):
-        later.update(r)
+later = assigned_after(ucd + "/DerivedAge.txt")
 
 upper, lower = {}, {}
 for line in open(ucd + "/UnicodeData.txt"):
