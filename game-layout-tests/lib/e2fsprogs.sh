@@ -31,18 +31,23 @@ planted_names() {
 		"$(printf 'bad\377.txt')" "$(printf 'BAD\377.txt')" unique.bin
 }
 
-# plant_names IMG DIR [+F]: make DIR (a path in IMG) and the planted names
-# in it with debugfs, which links a name without looking for one that
-# folds alike; with "+F", DIR is casefolded first, so that the names are
-# duplicates at once.
+# plant_names IMG DIR [+F] [bytes]: make DIR (a path in IMG) and the
+# planted names in it with debugfs, which links a name without looking for
+# one that folds alike; with "+F", DIR is casefolded first, so that the
+# names are duplicates at once; with "bytes", the names are written in
+# byte order rather than planted_names' order.
 plant_names() {
-	local img=$1 dir=$2 casefold=${3-} cmds name
+	local img=$1 dir=$2 casefold=${3-} order=${4-} cmds name
 	debugfs -w -R "mkdir \"$dir\"" "$img" >/dev/null 2>&1
 	[ "$casefold" = +F ] && set_casefold "$img" "$dir"
 	cmds=$(mktemp)
 	{
 		echo "cd \"$dir\""
-		planted_names | while IFS= read -r name; do
+		if [ "$order" = bytes ]; then
+			planted_names | LC_ALL=C sort
+		else
+			planted_names
+		fi | while IFS= read -r name; do
 			case $name in
 			*/) echo "mkdir \"${name%/}\"" ;;
 			*) echo "write /dev/null \"$name\"" ;;
@@ -80,21 +85,36 @@ make_stale_index() {
 	set_casefold "$img" "$dir"
 }
 
-# The names the planted ones become once renamed, by gamepart convert
-# --on-collision=rename or by the patched e2fsck: the first of each group
-# by bytes keeps its name.
+# renamed_names [bytes|written]: the names the planted ones become once
+# renamed, byte order.  bytes (the default): as gamepart convert
+# --on-collision=rename renames them, casefolding a directory no kernel
+# has folded yet, where the first of each group by bytes keeps its name.
+# written: as the patched e2fsck repairs a +F directory, where the first
+# in the directory's order keeps it, the entry the kernel found (debugfs
+# writes the names in the order of planted_names, one after the other).
 renamed_names() {
-	local upper lower116
+	local keep=${1:-bytes} upper lower116
 	upper=A$(printf 'É%.0s' $(seq 125)).dds
 	lower116=a$(printf 'é%.0s' $(seq 116))
-	printf '%s\n' FOO.TXT "Foo (case conflict 1).txt" "foo (case conflict 2).txt" \
-		SAVE.DAT "save (case conflict 1).dat" "save (case conflict 2).dat" \
-		.Cache ".cache (case conflict 1)" Meshes "meshes (case conflict 1)" \
-		STRASSE.txt "Straße (case conflict 1).txt" \
-		"$(printf 'Cre\314\200me.dds')" "$(printf 'Cr\303\250me (case conflict 1).dds')" \
-		"$upper" "$lower116 (case conflict 1).dds" \
-		"$(printf 'bad\377.txt')" "$(printf 'BAD\377.txt')" unique.bin |
-		LC_ALL=C sort
+	{
+		case $keep in
+		bytes)
+			printf '%s\n' FOO.TXT "Foo (case conflict 1).txt" \
+				"foo (case conflict 2).txt" SAVE.DAT "save (case conflict 2).dat" \
+				STRASSE.txt "Straße (case conflict 1).txt" \
+				"$(printf 'Cre\314\200me.dds')" "$(printf 'Cr\303\250me (case conflict 1).dds')"
+			;;
+		written)
+			printf '%s\n' Foo.txt "foo (case conflict 1).txt" \
+				"FOO (case conflict 2).TXT" save.dat "SAVE (case conflict 2).DAT" \
+				Straße.txt "STRASSE (case conflict 1).txt" \
+				"$(printf 'Cr\303\250me.dds')" "$(printf 'Cre\314\200me (case conflict 1).dds')"
+			;;
+		esac
+		printf '%s\n' "save (case conflict 1).dat" .Cache ".cache (case conflict 1)" \
+			Meshes "meshes (case conflict 1)" "$upper" "$lower116 (case conflict 1).dds" \
+			"$(printf 'bad\377.txt')" "$(printf 'BAD\377.txt')" unique.bin
+	} | LC_ALL=C sort
 }
 
 # names_in IMG DIR: the names DIR holds, byte order, one a line (none of

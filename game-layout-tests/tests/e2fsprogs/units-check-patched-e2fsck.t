@@ -9,9 +9,12 @@
 # checks it in full) holds names that fold alike in a +F directory:
 #   with the stock e2fsck, systemd-fsck@ passes it and it is mounted,
 #   the duplicates in place;
-#   with the patched one, e2fsck -p finds them and stops, and the card is
-#   not mounted, the reason in the journal; e2fsck -fy by hand renames
-#   them, and the card is then checked and mounted, every name found.
+#   with the patched one, e2fsck -p renames them and the card is mounted
+#   (no "UNEXPECTED INCONSISTENCY"): every spelling opens the file it
+#   opened on the stock card, the entry the kernel found having kept its
+#   name, and each renamed file is reached by its own name;
+#   with casefold_duplicates = report in /etc/e2fsck.conf, e2fsck -p
+#   reports them, renames nothing, and the card is mounted.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -40,9 +43,12 @@ if [ "${1-}" = --guest ]; then
 	[ -n "$card" ]
 	ok $? "stock e2fsck: the card passes the check and is mounted" ||
 		diag "$(journalctl -b -o cat -u "systemd-fsck@dev-$dev.service" | tail -n 20)"
-	[ -e "$card/Game/Foo.txt" ] && [ -e "$card/Game/foo.txt" ] &&
-		[ "$(stat -c %i "$card/Game/Foo.txt")" = "$(stat -c %i "$card/Game/foo.txt")" ]
-	ok $? "stock e2fsck: the duplicates stay, one of them out of reach by name"
+	served=$(stat -c %i "$card/Game/foo.txt")
+	[ -e "$card/Game/Foo.txt" ] && [ -e "$card/Game/FOO.TXT" ] &&
+		[ "$(stat -c %i "$card/Game/Foo.txt")" = "$served" ] &&
+		[ "$(stat -c %i "$card/Game/FOO.TXT")" = "$served" ] &&
+		[ "$(ls "$card/Game" | grep -c -i '^foo\.txt$')" = 3 ]
+	ok $? "stock e2fsck: the duplicates stay, two of them out of reach by name"
 	umount "$card" 2>/dev/null
 	vmctl monitor device_del stockcard >/dev/null
 	wait_for_jobs
@@ -50,30 +56,41 @@ if [ "${1-}" = --guest ]; then
 	mount --bind "$top/build/e2fsprogs/sbin/e2fsck" /usr/sbin/e2fsck
 	ok $? "the patched e2fsck in place of the system's, in this guest"
 	dev=$(insert_card patchedcard "$4")
-	id=$(devno "$dev")
-	wait_for_jobs
-	[ -z "$(mount_point_of "/dev/$dev")" ]
-	ok $? "patched e2fsck: the card is not mounted"
-	journalctl -b -o cat -u "systemd-fsck@dev-$dev.service" >/tmp/fsck.log
-	grep -q "Duplicate entry '.*' found" /tmp/fsck.log && grep -q 'UNEXPECTED INCONSISTENCY' /tmp/fsck.log
-	ok $? "patched e2fsck -p: the duplicates found, left to a check by hand" ||
-		diag "$(tail -n 20 /tmp/fsck.log)"
-	journalctl -b -o cat -u "gamepart-mount@$id.service" |
-		grep -q 'e2fsck -p could not repair the filesystem, so it is not mounted'
-	ok $? "the mount service says why"
-
-	e2fsck -fy "/dev/$dev" >/tmp/repair.log 2>&1
-	is $? 1 "e2fsck -fy by hand renames them" || diag "$(tail -n 20 /tmp/repair.log)"
-	systemctl reset-failed "gamepart-mount@$id.service" "systemd-fsck@dev-$dev.service"
-	systemctl start "gamepart-mount@$id.service"
 	wait_for_jobs
 	card=$(mount_point_of "/dev/$dev")
 	[ -n "$card" ]
-	ok $? "then the card is checked and mounted" ||
-		diag "$(journalctl -b -o cat -u "gamepart-mount@$id.service" | tail -n 10)"
-	[ -e "$card/Game/Foo (case conflict 1).txt" ] &&
-		[ "$(stat -c %i "$card/Game/FOO.TXT")" != "$(stat -c %i "$card/Game/foo (case conflict 2).txt")" ]
+	ok $? "patched e2fsck: the card passes the check and is mounted" ||
+		diag "$(journalctl -b -o cat -u "systemd-fsck@dev-$dev.service" | tail -n 20)"
+	journalctl -b -o cat -u "systemd-fsck@dev-$dev.service" >/tmp/fsck.log
+	grep -q "Duplicate entry '.*' found" /tmp/fsck.log &&
+		grep -q 'Rename to foo (case conflict 1).txt' /tmp/fsck.log &&
+		! grep -q 'UNEXPECTED INCONSISTENCY' /tmp/fsck.log
+	ok $? "patched e2fsck -p: the duplicates found and renamed, the check not stopped" ||
+		diag "$(tail -n 20 /tmp/fsck.log)"
+	[ "$(stat -c %i "$card/Game/foo.txt")" = "$served" ] &&
+		[ "$(stat -c %i "$card/Game/Foo.txt")" = "$served" ] &&
+		[ "$(stat -c %i "$card/Game/FOO.TXT")" = "$served" ]
+	ok $? "every spelling opens the file it opened before the repair"
+	a=$(stat -c %i "$card/Game/foo (case conflict 1).txt") &&
+		b=$(stat -c %i "$card/Game/FOO (case conflict 2).TXT") &&
+		[ "$a" != "$b" ] && [ "$a" != "$served" ] && [ "$b" != "$served" ]
 	ok $? "each renamed file is reached by its own name"
+	umount "$card"
+
+	printf '[options]\n\tcasefold_duplicates = report\n' >/etc/e2fsck.conf
+	dev=$(insert_card reportcard "$5")
+	wait_for_jobs
+	card=$(mount_point_of "/dev/$dev")
+	[ -n "$card" ]
+	ok $? "casefold_duplicates = report: the card is mounted"
+	journalctl -b -o cat -u "systemd-fsck@dev-$dev.service" >/tmp/fsck.log
+	grep -q "Entry 'FOO.TXT' .* folds like another name of the directory: left for a check run by hand" /tmp/fsck.log &&
+		! grep -q 'UNEXPECTED INCONSISTENCY' /tmp/fsck.log
+	ok $? "e2fsck -p reported the duplicates and left them" ||
+		diag "$(tail -n 20 /tmp/fsck.log)"
+	[ "$(ls "$card/Game" | grep -c -i '^foo\.txt$')" = 3 ] &&
+		[ "$(stat -c %i "$card/Game/FOO.TXT")" = "$served" ]
+	ok $? "no name changed"
 	umount "$card"
 	done_testing
 	exit
@@ -90,7 +107,9 @@ plant_names "$scratch/stock.img" /Game +F
 # Pulled without unmounting: the next check is a full one.
 debugfs -w -R "ssv state 0" "$scratch/stock.img" >/dev/null 2>&1
 cp --sparse=always "$scratch/stock.img" "$scratch/patched.img"
-guest_run "$(the_kernel)" --systemd --install "$scratch/stage" -- cards "$scratch/stock.img" "$scratch/patched.img"
+cp --sparse=always "$scratch/stock.img" "$scratch/report.img"
+guest_run "$(the_kernel)" --systemd --install "$scratch/stage" -- cards "$scratch/stock.img" \
+	"$scratch/patched.img" "$scratch/report.img"
 e2fsck -fn "$scratch/patched.img" >"$scratch/fsck" 2>&1
 ok $? "the repaired card: the stock e2fsck -fn finds it clean" || diag "$(cat "$scratch/fsck")"
 done_testing
