@@ -39,7 +39,9 @@ static const char *setflags_cause(int err)
 	switch (err) {
 	case EOPNOTSUPP:
 		return "the filesystem has no casefold feature (or it is encrypted); "
-		       "add it with tune2fs -O casefold while it is unmounted";
+		       "add it with tune2fs -O casefold while it is unmounted, "
+		       "then make the directories that have entries "
+		       "case-insensitive with gamepart convert --offline";
 	case EROFS:
 		return "read-only file system";
 	case EPERM:

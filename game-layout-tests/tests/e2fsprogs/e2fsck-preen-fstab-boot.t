@@ -79,6 +79,6 @@ cat >"$stage/etc/systemd/system/systemd-fsck@dev-vdb.service.d/patched.conf" <<E
 [Service]
 BindReadOnlyPaths=$e2fsck:/usr/sbin/e2fsck $e2fsck:/usr/sbin/fsck.ext4
 EOF
-guest_run "$(the_kernel)" --systemd --install "$stage" --timeout 300 \
+guest_run "$(the_kernel)" --systemd --install "$stage" --timeout 180 \
 	--disk "$scratch/stock.img" --disk "$scratch/patched.img" --
 done_testing

@@ -2,10 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: quick asan
 # gamepart advises tune2fs -O casefold for a library on a filesystem
-# without the feature.  The patched tune2fs then says that the library's
-# directories stay case-sensitive and names gamepart convert, which
-# converts them; on a new filesystem it says nothing, and with the
-# encrypt feature it notes the kernels that cannot mount the result.
+# without the feature, then gamepart convert --offline.  The patched
+# tune2fs says that the library's directories stay case-sensitive,
+# naming no tool of ours (review of the e2fsprogs series, finding 14:
+# upstream ships no advice that names a downstream tool), and the
+# conversion then makes them case-insensitive; on a new filesystem it
+# says nothing, and with the encrypt feature it notes the kernels that
+# cannot mount the result.
 # The stock e2fsck finds every result clean.
 
 . "$(dirname "$0")/../../lib/host.sh"
@@ -24,8 +27,8 @@ debugfs -w -f "$scratch/cmds" "$img" >/dev/null 2>&1
 "$patched_sbin/tune2fs" -O casefold "$img" >"$scratch/out" 2>&1
 ok $? "tune2fs -O casefold succeeds on a library that has data"
 grep -q "Existing directories stay case-sensitive" "$scratch/out" &&
-	grep -q "gamepart convert --offline DEVICE" "$scratch/out"
-ok $? "it says the directories stay case-sensitive and names gamepart convert" ||
+	! grep -q gamepart "$scratch/out"
+ok $? "it says the directories stay case-sensitive, and names no tool of ours" ||
 	diag "$(cat "$scratch/out")"
 ! grep -q encrypt "$scratch/out"
 ok $? "no note about encryption without the encrypt feature"
@@ -33,7 +36,7 @@ e2fsck -fn "$img" >/dev/null 2>&1
 ok $? "the stock e2fsck -fn finds it clean"
 
 "$gp" convert --offline --undo-file="$scratch/undo" "$img" /steamapps >"$scratch/convert" 2>&1
-ok $? "gamepart convert --offline, the step it names, then converts the library" ||
+ok $? "gamepart convert --offline, the step gamepart casefold names, then converts the library" ||
 	diag "$(cat "$scratch/convert")"
 is_casefolded "$img" /steamapps/common/Game
 ok $? "steamapps/common/Game is +F"

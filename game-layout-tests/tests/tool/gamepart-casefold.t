@@ -59,7 +59,7 @@ if [ "${1-}" = --guest ]; then
 		"$gp" casefold /run/t
 	mkdir $plain/d
 	fails "a filesystem without the casefold feature" \
-		"gamepart: casefold: $plain/d: the filesystem has no casefold feature (or it is encrypted); add it with tune2fs -O casefold while it is unmounted" \
+		"gamepart: casefold: $plain/d: the filesystem has no casefold feature (or it is encrypted); add it with tune2fs -O casefold while it is unmounted, then make the directories that have entries case-insensitive with gamepart convert --offline" \
 		"$gp" casefold $plain/d
 
 	mkdir $mnt/ro /tmp/ro
