@@ -46,7 +46,7 @@ times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 .PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check clean
+	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -61,6 +61,7 @@ help:
 	@echo 'make bench-e2fsck  e2fsck -fn of 10^6 casefolded entries, stock against patched e2fsprogs'
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
+	@echo 'make e2fsprogs-upstream-check UPSTREAM=DIR  the series'"'"' first patches on upstream e2fsprogs (a clone in DIR)'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
@@ -348,6 +349,10 @@ kernel-series-check: deps
 # Not part of check either: about two minutes a patch.
 e2fsprogs-series-check: deps
 	@scripts/e2fsprogs-series-check
+
+e2fsprogs-upstream-check: deps
+	@test -n "$(UPSTREAM)" || { echo 'usage: make e2fsprogs-upstream-check UPSTREAM=DIR (a clone of upstream e2fsprogs)'; exit 2; }
+	@scripts/e2fsprogs-upstream-check "$(UPSTREAM)" $(N) $(REF)
 
 clean:
 	rm -rf $(BUILD)
