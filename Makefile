@@ -58,7 +58,7 @@ help:
 	@echo 'make bench-encodings  the same on the patched kernels, in each encoding of the series'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
 	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
-	@echo 'make bench-e2fsck  e2fsck -fn of 10^6 casefolded entries, stock against patched e2fsprogs'
+	@echo 'make bench-e2fsck  e2fsck of 10^6 casefolded entries (indexed, small directories) and a repair of 10^5, stock against patched e2fsprogs'
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
 	@echo 'make e2fsprogs-upstream-check UPSTREAM=DIR  the series'"'"' first patches on upstream e2fsprogs (a clone in DIR)'
