@@ -7,8 +7,10 @@
 # three shapes of +F directory, each in an order where the first written
 # is not the first by bytes: one block (/small, the planted corpus); a
 # directory of several blocks without an index, a group split between
-# its first and last block (/linear); and an index built with the
-# casefolded hashes, the duplicates added to it afterwards (/indexed).
+# its first and last block (/linear); an index built with the
+# casefolded hashes, the duplicates added to it afterwards (/indexed);
+# and, on a second disk with inline_data, a directory kept in its inode
+# (/inline), which the repair moves to a block.
 # Each kernel looks up every name, in its own spelling and in upper and
 # lower case, and records the inode it opens; the patched e2fsck -fy
 # repairs; the kernel looks them up again: every lookup opens the same
@@ -20,6 +22,9 @@ if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	mount_disk /dev/vda $mnt
 	ok $? "mounted"
+	mkdir -p /tmp/mnt-inline
+	mount_disk /dev/vdb /tmp/mnt-inline
+	ok $? "the inline_data disk mounted"
 	# Each name as listed, upper-cased and lower-cased: the inode that
 	# opens, or "-".  Then each inode listed, and how many names it has.
 	# Written to the share: some 1,500 lines, more than the console
@@ -27,7 +32,8 @@ if [ "${1-}" = --guest ]; then
 	# the run before, whose spellings are looked up again, the renamed
 	# ones among them.
 	share=/run/vmrun/share
-	python3 -S - "${2:+$share/$2}" $mnt/small $mnt/linear $mnt/indexed >$share/$1.part <<'EOF'
+	python3 -S - "${2:+$share/$2}" $mnt/small $mnt/linear $mnt/indexed \
+		/tmp/mnt-inline/inline >$share/$1.part <<'EOF'
 import os, sys
 before = {}
 if sys.argv[1]:
@@ -58,7 +64,7 @@ for d in sys.argv[2:]:
 EOF
 	ok $? "every name looked up in three spellings" &&
 		mv $share/$1.part $share/$1
-	cd / && umount $mnt
+	cd / && umount $mnt /tmp/mnt-inline
 	done_testing
 	exit
 fi
@@ -109,6 +115,20 @@ flags=$(inode_flags "$img" /linear)
 [ $((flags & 0x1000)) = 0 ] && [ "$(debugfs -R "stat /linear" "$img" 2>/dev/null |
 	sed -n 's/.*Size: \([0-9]*\).*/\1/p' | head -n1)" -gt 4096 ]
 ok $? "/linear has several blocks and no index"
+# /inline: three names that fit the inode's 60 bytes, Foo.txt first.
+inline=$scratch/inline.img
+make_casefold_image "$inline" 16M -O inline_data -I 512 || exit 1
+{
+	echo "mkdir inline"
+	echo "cd inline"
+	echo "write /dev/null Foo.txt"
+	echo "write /dev/null FOO.TXT"
+	echo "write /dev/null foo.txt"
+} | debugfs_cmds "$inline"
+set_casefold "$inline" /inline
+flags=$(inode_flags "$inline" /inline)
+[ $((flags & 0x10000000)) != 0 ] && [ $((flags & casefold_fl)) != 0 ]
+ok $? "/inline is +F and kept in its inode"
 flags=$(inode_flags "$img" /indexed)
 [ $((flags & 0x1000)) != 0 ] && [ $((flags & casefold_fl)) != 0 ]
 ok $? "/indexed is +F and indexed"
@@ -116,11 +136,15 @@ ok $? "/indexed is +F and indexed"
 mkdir "$scratch/share"
 for k in $(test_kernels); do
 	cp --sparse=always "$img" "$scratch/$k.img"
-	guest_run "$k" --disk "$scratch/$k.img" --share "$scratch/share" -- "$k.b"
-	"$patched_sbin/e2fsck" -fy "$scratch/$k.img" >"$scratch/$k.fsck" 2>&1
-	is $? 1 "[$k] the patched e2fsck -fy renamed the duplicates" ||
-		diag "$(tail -n 20 "$scratch/$k.fsck")"
-	guest_run "$k" --disk "$scratch/$k.img" --share "$scratch/share" -- "$k.a" "$k.b"
+	cp --sparse=always "$inline" "$scratch/$k-inline.img"
+	disks=(--disk "$scratch/$k.img" --disk "$scratch/$k-inline.img")
+	guest_run "$k" "${disks[@]}" --share "$scratch/share" -- "$k.b"
+	for i in "$k" "$k-inline"; do
+		"$patched_sbin/e2fsck" -fy "$scratch/$i.img" >"$scratch/$i.fsck" 2>&1
+		is $? 1 "[$k] the patched e2fsck -fy renamed the duplicates of $i.img" ||
+			diag "$(tail -n 20 "$scratch/$i.fsck")"
+	done
+	guest_run "$k" "${disks[@]}" --share "$scratch/share" -- "$k.a" "$k.b"
 	[ -s "$scratch/share/$k.b" ] && [ -s "$scratch/share/$k.a" ]
 	ok $? "[$k] the guest wrote both records" || continue
 	python3 - "$scratch/share/$k.b" "$scratch/share/$k.a" >"$scratch/$k.verdict" <<'EOF'
@@ -148,7 +172,7 @@ for d in sorted(bi):
         print("#", d, bytes.fromhex(sp).decode("utf-8", "replace"), b, "->", a)
 EOF
 	grep '^#' "$scratch/$k.verdict" | while IFS= read -r line; do diag "$line"; done
-	for d in small linear indexed; do
+	for d in small linear indexed inline; do
 		read -r _ looked changed unreached same lonely < <(grep "^$d " "$scratch/$k.verdict")
 		[ "${looked:-0}" -gt 0 ] && [ "$changed" = 0 ]
 		ok $? "[$k] /$d: each of $looked lookups opens the inode it opened before the repair"
