@@ -1,7 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-# Helpers for the tests of the e2fsprogs series (sourced after host.sh and
-# gamepart.sh): where the patched programs are, and the directories the
-# tests plant.
+# Helpers for the tests of the e2fsprogs series (sourced after host.sh):
+# where the patched programs are, and the directories the tests plant.
+
+# Images are read with gamepart.sh's helpers (inode_flags).
+declare -F inode_flags >/dev/null || . "$tests_lib/gamepart.sh"
 
 # The patched programs (make e2fsprogs); the system's stay on PATH as the
 # stock 1.47.0 that every image must still satisfy.

@@ -49,7 +49,6 @@ if [ "${1-}" = --guest ]; then
 fi
 
 . "$(dirname "$0")/../../lib/host.sh"
-. "$tests_lib/gamepart.sh"
 . "$tests_lib/e2fsprogs.sh"
 require_patched_e2fsprogs
 require_kernel "$(the_kernel)"
