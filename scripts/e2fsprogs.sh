@@ -48,22 +48,30 @@ e2fsprogs_fetch_source() {
 	printf '%s\n' "$dsc"
 }
 
-# e2fsprogs_unpack DSC TREE PATCH...: a fresh TREE from the source
-# package with the patches applied, none with fuzz (a patch must apply
-# exactly, as for the kernel).  dpkg-source leaves the upstream tarball
-# beside the tree it unpacks: TREE's folder is for it alone.
-e2fsprogs_unpack() {
-	local dsc=$1 tree=$2 p top_dir
+# e2fsprogs_patch TREE SOURCE PATCH...: the patches applied to TREE, none
+# with fuzz (a patch must apply exactly, as for the kernel); SOURCE names
+# the tree's origin when one does not apply.
+e2fsprogs_patch() {
+	local tree=$1 source=$2 p top_dir
 	shift 2
 	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	for p in "$@"; do
+		patch -d "$tree" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
+			--quiet -i "$p" || die "${p#"$top_dir"/} does not apply to $source"
+	done
+}
+
+# e2fsprogs_unpack DSC TREE PATCH...: a fresh TREE from the source
+# package with the patches applied.  dpkg-source leaves the upstream
+# tarball beside the tree it unpacks: TREE's folder is for it alone.
+e2fsprogs_unpack() {
+	local dsc=$1 tree=$2
+	shift 2
 	rm -rf "$(dirname "$tree")"
 	mkdir -p "$(dirname "$tree")"
 	dpkg-source -x "$dsc" "$tree" >"$tree.log" 2>&1 ||
 		die "dpkg-source could not unpack $dsc: $tree.log"
-	for p in "$@"; do
-		patch -d "$tree" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
-			--quiet -i "$p" || die "${p#"$top_dir"/} does not apply to ${dsc##*/}"
-	done
+	e2fsprogs_patch "$tree" "${dsc##*/}" "$@"
 }
 
 # e2fsprogs_build TREE: configure and build, or fail with the log's path.
@@ -90,6 +98,24 @@ e2fsprogs_check() {
 		as_user=(setpriv --reuid=nobody --regid=nogroup --clear-groups --reset-env)
 	fi
 	"${as_user[@]}" make -C "$tree" -j"$(nproc)" check >"$tree/check.log" 2>&1
+}
+
+# e2fsprogs_check_prefix TREE LABEL LOG: build TREE and run its suite,
+# saying "LABEL: builds; SUMMARY" or what failed (the suite's log kept
+# as LOG); fails if either does.  The series checks run it per prefix.
+e2fsprogs_check_prefix() {
+	local tree=$1 label=$2 log=$3 status
+	if ! status=$(e2fsprogs_build "$tree"); then
+		echo "$label: $status"
+		return 1
+	fi
+	if ! e2fsprogs_check "$tree"; then
+		echo "$label: make check fails:"
+		grep -E ': failed$' "$tree/check.log" | sed 's/^/    /'
+		cp "$tree/check.log" "$log"
+		return 1
+	fi
+	echo "$label: builds; $(e2fsprogs_check_summary "$tree")"
 }
 
 # e2fsprogs_check_summary TREE: "N tests succeeded M tests failed, K
