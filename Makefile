@@ -46,7 +46,7 @@ times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 .PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check clean
+	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -62,6 +62,7 @@ help:
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
 	@echo 'make e2fsprogs-upstream-check UPSTREAM=DIR  the series'"'"' first patches on upstream e2fsprogs (a clone in DIR)'
+	@echo 'make e2fsprogs-debian-check  whether Debian has an e2fsprogs update the series must be rebased on'
 	@echo 'make deps        install the build and test dependencies with apt'
 	@echo 'make deps-tool   install only what make tool and make install need'
 	@echo 'make tool        build/bin/gamepart (make tool-asan: build/asan/gamepart)'
@@ -353,6 +354,11 @@ e2fsprogs-series-check: deps
 e2fsprogs-upstream-check: deps
 	@test -n "$(UPSTREAM)" || { echo 'usage: make e2fsprogs-upstream-check UPSTREAM=DIR (a clone of upstream e2fsprogs)'; exit 2; }
 	@scripts/e2fsprogs-upstream-check "$(UPSTREAM)" $(N) $(REF)
+
+# Whether a Debian stable or security update of e2fsprogs is newer than
+# the source the series is built on (exit status 1, with the rebase).
+e2fsprogs-debian-check: deps
+	@scripts/e2fsprogs-debian-check
 
 clean:
 	rm -rf $(BUILD)

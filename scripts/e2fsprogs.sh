@@ -3,14 +3,86 @@
 # that the series check tries exactly what the build does.  This file is
 # part of build-e2fsprogs' cache key.
 
-# The source version of the installed e2fsprogs: a binary rebuild
-# (1.47.0-2+b2) has none of its own, and make e2fsprogs-deb's packages
-# (1.47.0-2+gamepart...) are built from Debian's 1.47.0-2.
+# The source version of the installed e2fsprogs, or E2FSPROGS_SOURCE if
+# set (to rebase on a Debian update before installing it): a binary
+# rebuild (1.47.0-2+b2) has none of its own, and make e2fsprogs-deb's
+# packages are built from Debian's (e2fsprogs_debian_version).
 e2fsprogs_source_version() {
 	local version
-	version=$(dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null) ||
-		die "e2fsprogs is not installed (run: make deps)"
-	printf '%s\n' "${version%+gamepart*}"
+	if [ -n "${E2FSPROGS_SOURCE:-}" ]; then
+		version=$E2FSPROGS_SOURCE
+	else
+		version=$(dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null) ||
+			die "e2fsprogs is not installed (run: make deps)"
+	fi
+	e2fsprogs_debian_version "$version"
+}
+
+# e2fsprogs_deb_version DEBIAN STAMP: the version of make e2fsprogs-deb's
+# packages built from Debian's source version DEBIAN, the series at
+# STAMP (YYYYMMDD.HHMM): "+gamepartSTAMP" after Debian's revision proper,
+# before a stable or security update's suffix (1.47.0-2+deb12u1 gives
+# 1.47.0-2+gamepartSTAMP+deb12u1).  So the packages sort after every
+# Debian version of the release (their symbols file can then say
+# 1.47.0-2+gamepart~), and a rebase onto a Debian update sorts after
+# the build it replaces, whatever the stamp of its series.
+e2fsprogs_deb_version() {
+	local debian=$1 stamp=$2 head=${1%%+*}
+	printf '%s+gamepart%s%s\n' "$head" "$stamp" "${debian#"$head"}"
+}
+
+# e2fsprogs_debian_version VERSION: Debian's source version that VERSION,
+# one of e2fsprogs_deb_version's or Debian's own, was built from.
+e2fsprogs_debian_version() {
+	local version=$1 head tail
+	case $version in
+	*+gamepart*)
+		head=${version%%+gamepart*}
+		tail=${version#*+gamepart}
+		case $tail in
+		*+*) printf '%s+%s\n' "$head" "${tail#*+}" ;;
+		*) printf '%s\n' "$head" ;;
+		esac ;;
+	*) printf '%s\n' "$version" ;;
+	esac
+}
+
+# e2fsprogs_debian_newest: the newest e2fsprogs of Debian's archive that
+# apt knows (security and stable updates included), ours left out.
+e2fsprogs_debian_newest() {
+	apt-cache madison e2fsprogs 2>/dev/null |
+		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | grep -v '+gamepart' |
+		while read -r v; do
+			v=$(e2fsprogs_debian_version "$v")
+			printf '%s\n' "${v%+b[0-9]*}"
+		done | sort -u | {
+			newest=
+			while read -r v; do
+				if [ -z "$newest" ] || dpkg --compare-versions "$v" gt "$newest"; then
+					newest=$v
+				fi
+			done
+			printf '%s\n' "$newest"
+		}
+}
+
+# The deb-src lines of the system's Debian archives (each URI and suite
+# of debian.sources' stanzas, main only), or of Debian 12's main archive.
+e2fsprogs_deb_src_lines() {
+	local key=/usr/share/keyrings/debian-archive-keyring.gpg
+	awk -v key="$key" '
+		function flush(  i, j, n, m, u, s) {
+			n = split(uris, u, " "); m = split(suites, s, " ")
+			for (i = 1; i <= n; i++)
+				for (j = 1; j <= m; j++)
+					printf "deb-src [signed-by=%s] %s %s main\n", key, u[i], s[j]
+			uris = suites = ""
+		}
+		/^[[:space:]]*$/ { flush(); next }
+		/^URIs:/ { sub(/^URIs:[[:space:]]*/, ""); uris = $0 }
+		/^Suites:/ { sub(/^Suites:[[:space:]]*/, ""); suites = $0 }
+		END { flush() }' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
+		grep . || printf 'deb-src [signed-by=%s] http://deb.debian.org/debian bookworm main\n' "$key"
 }
 
 # e2fsprogs_fetch_source VERSION: print the path of the source package's
@@ -26,12 +98,9 @@ e2fsprogs_fetch_source() {
 		echo "e2fsprogs: fetching the source of e2fsprogs $version" >&2
 		apt_dir=$cache_root/e2fsprogs-source/apt
 		mkdir -p "$apt_dir/lists/partial" "$apt_dir/parts" "$srcdir.tmp"
-		# Debian 12's own archive and key, as its deb lines name them.
-		uri=$(sed -n 's/^URIs:[[:space:]]*//p' /etc/apt/sources.list.d/debian.sources \
-			2>/dev/null | head -n1)
-		uri=${uri:-http://deb.debian.org/debian}
-		printf 'deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s bookworm main\n' \
-			"$uri" >"$apt_dir/sources.list"
+		# Debian 12's own archives and key, as its deb lines name them:
+		# each suite, so that a security update's source is found too.
+		e2fsprogs_deb_src_lines >"$apt_dir/sources.list"
 		apt_opts=(-o "Dir::Etc::SourceList=$apt_dir/sources.list"
 			-o "Dir::Etc::SourceParts=$apt_dir/parts"
 			-o "Dir::State::Lists=$apt_dir/lists" -o APT::Sandbox::User=root -q)
