@@ -3,58 +3,67 @@
 # that the series check tries exactly what the build does.  This file is
 # part of build-e2fsprogs' cache key.
 
-# The source version of the installed e2fsprogs, or E2FSPROGS_SOURCE if
-# set (to rebase on a Debian update before installing it): a binary
-# rebuild (1.47.0-2+b2) has none of its own, and make e2fsprogs-deb's
-# packages are built from Debian's (e2fsprogs_debian_version).
+# The Debian source version the series is built on: the one that
+# e2fsprogs-patches/debian-base records (a rebase on a Debian update is a
+# commit there, which also moves the packages' stamp on), or
+# E2FSPROGS_SOURCE, to try the series on another before committing it.
 e2fsprogs_source_version() {
-	local version
+	local top_dir base
 	if [ -n "${E2FSPROGS_SOURCE:-}" ]; then
-		version=$E2FSPROGS_SOURCE
-	else
-		version=$(dpkg-query -W -f='${source:Version}' e2fsprogs 2>/dev/null) ||
-			die "e2fsprogs is not installed (run: make deps)"
+		e2fsprogs_debian_version "$E2FSPROGS_SOURCE"
+		return
 	fi
-	e2fsprogs_debian_version "$version"
+	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+	base=$(sed -n '1{s/[[:space:]]//g;p}' "$top_dir/e2fsprogs-patches/debian-base" 2>/dev/null)
+	[ -n "$base" ] || die "e2fsprogs-patches/debian-base names no Debian version"
+	printf '%s\n' "$base"
 }
 
 # e2fsprogs_deb_version DEBIAN STAMP: the version of make e2fsprogs-deb's
 # packages built from Debian's source version DEBIAN, the series at
-# STAMP (YYYYMMDD.HHMM): "+gamepartSTAMP" after Debian's revision proper,
-# before a stable or security update's suffix (1.47.0-2+deb12u1 gives
-# 1.47.0-2+gamepartSTAMP+deb12u1).  So the packages sort after every
-# Debian version of the release (their symbols file can then say
-# 1.47.0-2+gamepart~), and a rebase onto a Debian update sorts after
-# the build it replaces, whatever the stamp of its series.
+# STAMP (YYYYMMDD.HHMM): "+gamepartSTAMP" in the Debian revision, after
+# its number and before a stable or security update's suffix
+# (1.47.0-2+deb12u1 gives 1.47.0-2+gamepartSTAMP+deb12u1).  So the
+# packages sort after every Debian version of the release (their symbols
+# file can then say 1.47.0-2+gamepart~), and a rebase onto a Debian
+# update sorts after the build it replaces when the series is unchanged
+# or newer (its stamp is its last commit's, and the rebase is a commit).
 e2fsprogs_deb_version() {
-	local debian=$1 stamp=$2 head=${1%%+*}
-	printf '%s+gamepart%s%s\n' "$head" "$stamp" "${debian#"$head"}"
+	local debian=$1 stamp=$2 upstream revision number
+	upstream=${debian%-*}
+	revision=${debian##*-}
+	number=${revision%%[+~]*}
+	printf '%s-%s+gamepart%s%s\n' "$upstream" "$number" "$stamp" "${revision#"$number"}"
 }
 
 # e2fsprogs_debian_version VERSION: Debian's source version that VERSION,
 # one of e2fsprogs_deb_version's or Debian's own, was built from.
 e2fsprogs_debian_version() {
 	local version=$1 head tail
-	case $version in
+	case ${version##*-} in
 	*+gamepart*)
-		head=${version%%+gamepart*}
-		tail=${version#*+gamepart}
+		head=${version%+gamepart*}
+		tail=${version##*+gamepart}
 		case $tail in
-		*+*) printf '%s+%s\n' "$head" "${tail#*+}" ;;
+		*[+~]*) printf '%s%s\n' "$head" "${tail#"${tail%%[+~]*}"}" ;;
 		*) printf '%s\n' "$head" ;;
 		esac ;;
 	*) printf '%s\n' "$version" ;;
 	esac
 }
 
-# e2fsprogs_debian_newest: the newest e2fsprogs of Debian's archive that
-# apt knows (security and stable updates included), ours left out.
+# e2fsprogs_debian_newest [UPSTREAM]: the newest e2fsprogs of Debian's
+# archives that apt knows (security and stable updates included), ours
+# left out; of upstream release UPSTREAM (1.47.0) alone, if given.
 e2fsprogs_debian_newest() {
+	local upstream=${1:-}
 	apt-cache madison e2fsprogs 2>/dev/null |
 		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | grep -v '+gamepart' |
 		while read -r v; do
 			v=$(e2fsprogs_debian_version "$v")
-			printf '%s\n' "${v%+b[0-9]*}"
+			v=${v%+b[0-9]*}
+			[ -z "$upstream" ] || [ "${v%-*}" = "$upstream" ] || continue
+			printf '%s\n' "$v"
 		done | sort -u | {
 			newest=
 			while read -r v; do
@@ -66,23 +75,46 @@ e2fsprogs_debian_newest() {
 		}
 }
 
-# The deb-src lines of the system's Debian archives (each URI and suite
-# of debian.sources' stanzas, main only), or of Debian 12's main archive.
+# The deb-src lines of the system's Debian archives: each URI and suite
+# of each enabled stanza of debian.sources (deb822: field names in any
+# case, values continued on indented lines), main only, with the
+# stanza's key; or Debian 12's main, update and security archives.
 e2fsprogs_deb_src_lines() {
 	local key=/usr/share/keyrings/debian-archive-keyring.gpg
 	awk -v key="$key" '
-		function flush(  i, j, n, m, u, s) {
-			n = split(uris, u, " "); m = split(suites, s, " ")
-			for (i = 1; i <= n; i++)
-				for (j = 1; j <= m; j++)
-					printf "deb-src [signed-by=%s] %s %s main\n", key, u[i], s[j]
-			uris = suites = ""
+		function flush(  i, j, n, m, u, s, k) {
+			k = signed != "" ? signed : key
+			if (enabled !~ /^(no|false|0)$/ && types ~ /(^| )deb(-src)?( |$)/) {
+				n = split(uris, u, " "); m = split(suites, s, " ")
+				for (i = 1; i <= n; i++)
+					for (j = 1; j <= m; j++)
+						printf "deb-src [signed-by=%s] %s %s main\n", k, u[i], s[j]
+			}
+			uris = suites = types = signed = enabled = field = ""
 		}
+		/^#/ { next }
 		/^[[:space:]]*$/ { flush(); next }
-		/^URIs:/ { sub(/^URIs:[[:space:]]*/, ""); uris = $0 }
-		/^Suites:/ { sub(/^Suites:[[:space:]]*/, ""); suites = $0 }
-		END { flush() }' /etc/apt/sources.list.d/debian.sources 2>/dev/null |
-		grep . || printf 'deb-src [signed-by=%s] http://deb.debian.org/debian bookworm main\n' "$key"
+		/^[[:space:]]/ { # a value continued
+			v = $0; gsub(/^[[:space:]]+|[[:space:]]+$/, "", v)
+			if (field == "uris") uris = uris " " v
+			else if (field == "suites") suites = suites " " v
+			else if (field == "types") types = types " " v
+			next
+		}
+		{
+			field = tolower($0); sub(/:.*/, "", field)
+			v = $0; sub(/^[^:]*:[[:space:]]*/, "", v); sub(/[[:space:]]+$/, "", v)
+			if (field == "uris") uris = v
+			else if (field == "suites") suites = v
+			else if (field == "types") types = v
+			else if (field == "signed-by" && v ~ /^\//) signed = v
+			else if (field == "enabled") enabled = tolower(v)
+		}
+		END { flush() }' /etc/apt/sources.list.d/debian.sources 2>/dev/null | grep . ||
+		printf 'deb-src [signed-by=%s] %s main\n' \
+			"$key" "http://deb.debian.org/debian bookworm" \
+			"$key" "http://deb.debian.org/debian bookworm-updates" \
+			"$key" "http://deb.debian.org/debian-security bookworm-security"
 }
 
 # e2fsprogs_fetch_source VERSION: print the path of the source package's
@@ -90,7 +122,7 @@ e2fsprogs_deb_src_lines() {
 # deb-src list given to apt for that call alone) if it is not there yet.
 # dpkg-source checks the files against the .dsc's checksums on unpacking.
 e2fsprogs_fetch_source() {
-	local version=$1 cache_root srcdir dsc apt_dir uri apt_opts
+	local version=$1 cache_root srcdir dsc apt_dir apt_opts
 	cache_root=$(gamepart_cache_dir)
 	srcdir=$cache_root/e2fsprogs-source/$version
 	dsc=$srcdir/e2fsprogs_${version#*:}.dsc

@@ -46,13 +46,25 @@ ok $? "no Debian version does: a package linked with the new symbol cannot take 
 sorts 1.47.1-1 gt "$first"
 ok $? "a new upstream release from Debian sorts after the packages (the series must be moved to it)"
 
+# Other shapes of a Debian version: an epoch, a binary rebuild of an
+# update, a "+" in the upstream version, a backport.
+for debian in 1:1.47.0-2+deb12u1 1.47.0-2+deb12u1+b1 1.47.0+dfsg-2 1.47.0-2~bpo12+1; do
+	ours=$(e2fsprogs_deb_version "$debian" 20261207.1900)
+	sorts "$ours" gt "$debian" && [ "$(e2fsprogs_debian_version "$ours")" = "$debian" ]
+	ok $? "$debian: $ours sorts after it and reads back as it"
+done
+sorts "$(e2fsprogs_deb_version 1.47.0-2~bpo12+1 20261207.1900)" ge "$symbols_version"
+ok $? "a build on a backport satisfies the symbols file's version too"
+
 is "$(e2fsprogs_debian_version "$first")" 1.47.0-2 "built from 1.47.0-2, read back"
 is "$(e2fsprogs_debian_version "$rebased")" 1.47.0-2+deb12u1 "built from 1.47.0-2+deb12u1, read back"
 is "$(e2fsprogs_debian_version 1.47.0-2+deb12u1)" 1.47.0-2+deb12u1 "a Debian version is its own"
 is "$(E2FSPROGS_SOURCE=1.47.0-2+deb12u1 e2fsprogs_source_version)" 1.47.0-2+deb12u1 \
 	"E2FSPROGS_SOURCE chooses the source to build on"
 E2FSPROGS_SOURCE=$first
-is "$(e2fsprogs_source_version)" 1.47.0-2 "an installed build of the series names its Debian source"
+is "$(e2fsprogs_source_version)" 1.47.0-2 "a build of the series given names its Debian source"
 unset E2FSPROGS_SOURCE
+is "$(e2fsprogs_source_version)" "$(cat "$top/e2fsprogs-patches/debian-base")" \
+	"without E2FSPROGS_SOURCE, the series is built on the Debian version debian-base records"
 
 done_testing
