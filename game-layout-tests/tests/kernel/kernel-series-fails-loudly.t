@@ -1,6 +1,6 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
-# groups: quick
+# groups: full
 # A kernel patch that does not apply exactly stops the build with a
 # message naming it, instead of being applied with fuzz or skipped; and a
 # series naming a missing file is refused.
