@@ -14,8 +14,8 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	kernel=$2
-	mount_disk /dev/vda /tmp/a && mount_disk /dev/vdb /tmp/b &&
-		mount_disk /dev/vdc /tmp/c && mount_disk /dev/vdd /tmp/d
+	mount_disk /dev/vda $mnt-a && mount_disk /dev/vdb $mnt-b &&
+		mount_disk /dev/vdc $mnt-c && mount_disk /dev/vdd $mnt-d
 	ok $? "four filesystems mounted: casefold, strict, plain, unknown flags"
 	if [ "$kernel" = stock ]; then
 		! [ -e /sys/fs/ext4/vda/encoding ] && [ -d /sys/fs/ext4/vda ]
@@ -34,7 +34,7 @@ if [ "${1-}" = --guest ]; then
 		is "$(stat -c %a /sys/fs/ext4/vda/encoding /sys/fs/ext4/vda/encoding_flags | sort -u)" 444 \
 			"the files are read-only, for everyone"
 	fi
-	umount /tmp/a /tmp/b /tmp/c /tmp/d
+	umount $mnt-a $mnt-b $mnt-c $mnt-d
 	done_testing
 	exit
 fi
