@@ -14,11 +14,11 @@
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
 	kernel=$2
-	mount_disk /dev/vda /tmp/a && mount_disk /dev/vdb /tmp/b
+	mount_disk /dev/vda $mnt-a && mount_disk /dev/vdb $mnt-b
 	ok $? "both filesystems mount"
 	# For each name: found as listed, and in the other case (names that
 	# are not UTF-8 have no other case), the same inode both ways.
-	python3 - /tmp/a/game /tmp/a/stale >/tmp/probe <<'PY'
+	python3 - $mnt-a/game $mnt-a/stale >/tmp/probe <<'PY'
 import os, sys
 for d in sys.argv[1:]:
     names = os.listdir(d.encode())
@@ -42,22 +42,22 @@ for d in sys.argv[1:]:
             pass
     print(d, len(names), exact, len(inodes), tried, swapped)
 PY
-	read -r _ listed exact inodes tried swapped < <(grep '^/tmp/a/game ' /tmp/probe)
+	read -r _ listed exact inodes tried swapped < <(grep "^$mnt-a/game " /tmp/probe)
 	is "$listed" 19 "/game lists its 19 names"
 	is "$inodes" 19 "each is an inode of its own"
 	is "$swapped" "$tried" "each UTF-8 name is found in the other case too ($tried)"
-	read -r _ listed exact inodes tried swapped < <(grep '^/tmp/a/stale ' /tmp/probe)
+	read -r _ listed exact inodes tried swapped < <(grep "^$mnt-a/stale " /tmp/probe)
 	is "$listed" 300 "/stale lists its 300 names"
 	is "$swapped" 300 "each is found in the other case, through the rebuilt index"
-	[ -e "/tmp/a/game/FOO (CASE CONFLICT 2).TXT" ] && [ -e "/tmp/a/game/straße (case conflict 1).TXT" ]
+	[ -e "$mnt-a/game/FOO (CASE CONFLICT 2).TXT" ] && [ -e "$mnt-a/game/straße (case conflict 1).TXT" ]
 	ok $? "renamed names are found in any case, as every name is"
 
 	# One directory per kernel: the disk goes from one guest to the next.
-	mkdir /tmp/b/Game-$kernel && chattr +F /tmp/b/Game-$kernel &&
-		echo save >/tmp/b/Game-$kernel/Save.dat
+	mkdir $mnt-b/Game-$kernel && chattr +F $mnt-b/Game-$kernel &&
+		echo save >$mnt-b/Game-$kernel/Save.dat
 	ok $? "the patched mke2fs's filesystem takes a +F directory and a file"
-	is "$(cat /tmp/b/Game-$kernel/SAVE.DAT 2>/dev/null)" save "and finds it in another case"
-	umount /tmp/a /tmp/b
+	is "$(cat $mnt-b/Game-$kernel/SAVE.DAT 2>/dev/null)" save "and finds it in another case"
+	umount $mnt-a $mnt-b
 	done_testing
 	exit
 fi
