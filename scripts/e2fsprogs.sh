@@ -3,18 +3,20 @@
 # that the series check tries exactly what the build does.  This file is
 # part of build-e2fsprogs' cache key.
 
+# The project's top folder, where e2fsprogs-patches is.
+e2fsprogs_top=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
 # The Debian source version the series is built on: the one that
 # e2fsprogs-patches/debian-base records (a rebase on a Debian update is a
 # commit there, which also moves the packages' stamp on), or
 # E2FSPROGS_SOURCE, to try the series on another before committing it.
 e2fsprogs_source_version() {
-	local top_dir base
+	local base
 	if [ -n "${E2FSPROGS_SOURCE:-}" ]; then
 		e2fsprogs_debian_version "$E2FSPROGS_SOURCE"
 		return
 	fi
-	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-	base=$(sed -n '1{s/[[:space:]]//g;p}' "$top_dir/e2fsprogs-patches/debian-base" 2>/dev/null)
+	base=$(sed -n '1{s/[[:space:]]//g;p}' "$e2fsprogs_top/e2fsprogs-patches/debian-base" 2>/dev/null)
 	[ -n "$base" ] || die "e2fsprogs-patches/debian-base names no Debian version"
 	printf '%s\n' "$base"
 }
@@ -52,27 +54,25 @@ e2fsprogs_debian_version() {
 	esac
 }
 
-# e2fsprogs_debian_newest [UPSTREAM]: the newest e2fsprogs of Debian's
+# e2fsprogs_debian_versions: the source versions of e2fsprogs in Debian's
 # archives that apt knows (security and stable updates included), ours
-# left out; of upstream release UPSTREAM (1.47.0) alone, if given.
-e2fsprogs_debian_newest() {
-	local upstream=${1:-}
+# left out, one a line.  A binary rebuild (+bN) is its source's.
+e2fsprogs_debian_versions() {
 	apt-cache madison e2fsprogs 2>/dev/null |
 		awk -F'|' '{ gsub(/ /, "", $2); print $2 }' | grep -v '+gamepart' |
-		while read -r v; do
-			v=$(e2fsprogs_debian_version "$v")
-			v=${v%+b[0-9]*}
-			[ -z "$upstream" ] || [ "${v%-*}" = "$upstream" ] || continue
-			printf '%s\n' "$v"
-		done | sort -u | {
-			newest=
-			while read -r v; do
-				if [ -z "$newest" ] || dpkg --compare-versions "$v" gt "$newest"; then
-					newest=$v
-				fi
-			done
-			printf '%s\n' "$newest"
-		}
+		sed 's/+b[0-9]*$//' | sort -u
+}
+
+# e2fsprogs_newest: the newest, in dpkg's order, of the versions on
+# standard input (sort -V does not know "~").
+e2fsprogs_newest() {
+	local v newest=
+	while read -r v; do
+		if [ -z "$newest" ] || dpkg --compare-versions "$v" gt "$newest"; then
+			newest=$v
+		fi
+	done
+	printf '%s\n' "$newest"
 }
 
 # The deb-src lines of the system's Debian archives: each URI and suite
@@ -153,12 +153,11 @@ e2fsprogs_fetch_source() {
 # with fuzz (a patch must apply exactly, as for the kernel); SOURCE names
 # the tree's origin when one does not apply.
 e2fsprogs_patch() {
-	local tree=$1 source=$2 p top_dir
+	local tree=$1 source=$2 p
 	shift 2
-	top_dir=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 	for p in "$@"; do
 		patch -d "$tree" -p1 --batch --forward --fuzz=0 --no-backup-if-mismatch \
-			--quiet -i "$p" || die "${p#"$top_dir"/} does not apply to $source"
+			--quiet -i "$p" || die "${p#"$e2fsprogs_top"/} does not apply to $source"
 	done
 }
 
