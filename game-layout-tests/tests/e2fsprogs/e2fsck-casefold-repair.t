@@ -34,7 +34,7 @@ cp --sparse=always "$img" "$scratch/stock-only.img"
 debugfs -w -R "set_inode_field /stale flags $((flags & ~casefold_fl))" "$scratch/stock-only.img" \
 	>/dev/null 2>&1
 e2fsck -fn "$scratch/stock-only.img" >"$scratch/stock-only.out" 2>&1
-ok $? "the stock e2fsck -fn finds nothing wrong with /game's duplicates (why patch 7 exists)"
+ok $? "the stock e2fsck -fn finds nothing wrong with /game's duplicates (why e2fsprogs patch 8 exists)"
 
 "$patched_sbin/e2fsck" -fn "$img" >"$scratch/fn1" 2>&1
 is $? 4 "patched e2fsck -fn: errors left uncorrected (exit 4)"
