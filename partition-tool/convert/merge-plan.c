@@ -8,12 +8,12 @@
  * playing the conversion through on a model of the directories involved,
  * children first and in the order the moves are made (moves.c):
  *
- *  - the entries of each merged directory, by bytes, move into the kept
- *    one, after the kept one's own entries;
+ *  - the entries of each merged directory land in the kept one as
+ *    lib/landing.h decides: the kept one's own entries keep their names,
+ *    the arriving directories come first, then the rest, by bytes;
  *  - two directories that collide there merge the same way, recursively,
  *    into the one already there;
- *  - a file that collides gets a ' (case conflict N)' name; a directory
- *    that collides with a file takes the name, and the file is renamed.
+ *  - anything else that collides gets a ' (case conflict N)' name.
  *
  * Each nested change goes into the converted directory's list before the
  * merge that makes it, which is the order the conversion makes them in.
@@ -27,6 +27,7 @@
 #include "workspace.h"
 #include "lib/dirread.h"
 #include "lib/fold.h"
+#include "lib/landing.h"
 #include "lib/util.h"
 
 struct model_dir;
@@ -34,7 +35,6 @@ struct model_dir;
 struct model_entry {
 	char *name;		/* as the conversion will have named it */
 	size_t len;
-	uint32_t key;		/* fold_key() of the name */
 	uint64_t ino;
 	bool is_dir;
 	char *source;		/* its path before the run, to read it from */
@@ -139,7 +139,6 @@ static struct model_dir *read_model(struct merge_planner *mp,
 			continue;
 		e.name = xstrdup(name);
 		e.len = strlen(name);
-		e.key = fold_key(mp->folder, e.name, e.len);
 		e.ino = de->ino;
 		e.is_dir = de->is_dir;
 		e.source = join_path(source, de->name);
@@ -166,23 +165,6 @@ static struct model_dir *entry_model(struct merge_planner *mp,
 	return e->dir;
 }
 
-static struct model_entry *find(const struct merge_planner *mp,
-				const struct model_dir *d, const char *name,
-				size_t len, uint32_t key)
-{
-	for (size_t i = 0; i < d->count; i++)
-		if (d->v[i].key == key &&
-		    fold_equal(mp->folder, name, len, d->v[i].name, d->v[i].len))
-			return &d->v[i];
-	return NULL;
-}
-
-/* A model to look names up in, for free_conflict_name(). */
-struct model_lookup {
-	const struct merge_planner *mp;
-	const struct model_dir *d;
-};
-
 static void push(struct merge_planner *mp, const struct change *c)
 {
 	if (mp->nlist == mp->listcap) {
@@ -193,42 +175,22 @@ static void push(struct merge_planner *mp, const struct change *c)
 }
 
 /*
- * Rename E, an entry of the directory at PATH (merged into D, or D's
- * own), to a ' (case conflict N)' name free in D, and record it.
+ * E, an entry of the directory at PATH merged into another, renamed to
+ * NAME there, and recorded.
  */
-/* Whether NAME folds like a name of the model in CTX. */
-static bool taken_in_model(void *ctx, const char *name, size_t len)
+static void plan_rename(struct merge_planner *mp, const char *path,
+			struct model_entry *e, const char *name, size_t len)
 {
-	const struct model_lookup *l = ctx;
-
-	return find(l->mp, l->d, name, len,
-		    fold_key(l->mp->folder, name, len)) != NULL;
-}
-
-static void plan_rename(struct merge_planner *mp, struct model_dir *d,
-			const char *path, struct model_entry *e)
-{
-	struct model_lookup l = { mp, d };
 	struct change c = { .ino = e->ino, .planned = true };
 
-	c.new = free_conflict_name(mp->plan, path, e->name, e->len,
-				   taken_in_model, &l, &c.newlen);
-	if (!c.new)
-		return;
 	c.dir = xstrdup(path);
 	c.old = e->name;
 	c.oldlen = e->len;
+	c.new = xasprintf("%.*s", (int)len, name);
+	c.newlen = len;
 	push(mp, &c);
 	e->name = xstrdup(c.new);
 	e->len = c.newlen;
-	e->key = fold_key(mp->folder, e->name, e->len);
-}
-
-static int by_name(const void *a, const void *b)
-{
-	const struct model_entry *x = a, *y = b;
-
-	return bytes_cmp(x->name, x->len, y->name, y->len);
 }
 
 /* Play the merge of FROM (at FROM_PATH) into INTO (at INTO_PATH). */
@@ -237,18 +199,30 @@ static void play_merge(struct merge_planner *mp, struct model_dir *into,
 		       const char *from_path)
 {
 	struct model_entry *v = from->v;
-	size_t n = from->count;
+	struct landing *l = landing_new(mp->folder, ON_COLLISION_MERGE);
+	const struct landing_decision *dec;
+	size_t i, n = from->count;
 
 	/* Taken out first: a merge may be asked of a model twice. */
 	from->v = NULL;
 	from->count = from->cap = 0;
-	if (n)
-		qsort(v, n, sizeof(*v), by_name);
-	for (size_t i = 0; i < n; i++) {
-		struct model_entry *e = &v[i];
-		struct model_entry *u = find(mp, into, e->name, e->len, e->key);
+	for (i = 0; i < into->count; i++)
+		landing_hold(l, &(struct landing_entry){
+			.name = into->v[i].name, .len = into->v[i].len,
+			.is_dir = into->v[i].is_dir, .ref = i });
+	for (i = 0; i < n; i++)
+		landing_arrive(l, &(struct landing_entry){
+			.name = v[i].name, .len = v[i].len,
+			.is_dir = v[i].is_dir, .ref = i });
+	dec = landing_decide(l, &n);
+	for (i = 0; i < n; i++) {
+		struct model_entry *e = &v[dec[i].entry->ref];
 
-		if (u && u->is_dir && e->is_dir) {
+		/* FROM's names, converted, never fold alike: a directory
+		   merges into one of INTO's own. */
+		if ((dec[i].fate == LANDING_JOINED ||
+		     dec[i].fate == LANDING_MERGED) && dec[i].met->held) {
+			struct model_entry *u = &into->v[dec[i].met->ref];
 			char *sub_into = join_path(into_path, u->name);
 			char *sub_from = join_path(from_path, e->name);
 			struct change c = { .merge = true, .old = sub_from,
@@ -264,37 +238,22 @@ static void play_merge(struct merge_planner *mp, struct model_dir *into,
 			free(e->source);
 			continue;
 		}
-		if (u && !e->is_dir)
-			plan_rename(mp, into, from_path, e);
-		else if (u)
-			plan_rename(mp, into, into_path, u);
+		if (dec[i].fate == LANDING_RENAMED)
+			plan_rename(mp, from_path, e, dec[i].name, dec[i].len);
+		else if (dec[i].fate == LANDING_UNNAMED)
+			plan_unnamed(mp->plan, from_path, e->name, e->len);
 		add_entry(into, e);
 	}
+	landing_free(l);
 	free(v);
-}
-
-/* The entry of the converted directory a change of its own moves. */
-static const char *moved_name(const struct change *c)
-{
-	const char *slash = c->merge ? strrchr(c->old, '/') : NULL;
-
-	return slash ? slash + 1 : c->old;
-}
-
-static int by_moved_name(const void *a, const void *b)
-{
-	const struct change *x = a, *y = b;
-
-	return strcmp(moved_name(x), moved_name(y));
 }
 
 /*
  * Rebuild PD's changes with what its merges do inside the directories,
- * in the order the conversion moves the entries: by their names' bytes.
+ * in the order the conversion makes them: the landing's (plan.c).
  */
 static void plan_dir_merges(struct merge_planner *mp, struct plan_dir *pd)
 {
-	qsort(pd->changes, pd->nchanges, sizeof(*pd->changes), by_moved_name);
 	mp->list = NULL;
 	mp->nlist = mp->listcap = 0;
 	for (size_t i = 0; i < pd->nchanges; i++) {

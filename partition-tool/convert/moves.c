@@ -15,6 +15,7 @@
 #include "lib/crash.h"
 #include "lib/dirread.h"
 #include "lib/fold.h"
+#include "lib/landing.h"
 #include "lib/util.h"
 
 bool empty_into(struct workspace *ws, const char *path, int dfd, int tfd)
@@ -154,43 +155,6 @@ static bool late_rename(struct workspace *ws, struct outcome *out,
 }
 
 /*
- * A directory is coming into TO as DEST, a name the file INO holds there:
- * the file takes the ' (case conflict N)' name the plan gave it, or the
- * next free one.
- */
-static bool make_way(struct workspace *ws, struct outcome *out,
-		     const struct place *to, uint64_t ino, const char *dest,
-		     const char *phase)
-{
-	struct change *c;
-	char *name;
-	bool ok = true;
-
-	if (name_of(ws, to->fd, ino, dest, &name) < 0) {
-		/* Gone meanwhile: the name is free. */
-		if (errno == ENOENT)
-			return true;
-		gp_warn("%s/%s: %s: %s", ws->arg, to->path, phase,
-			strerror(errno));
-		return false;
-	}
-	c = planned_rename(&ws->journal, to->key, name);
-	if (c && renameat2(to->fd, c->old, to->fd, c->new,
-			   RENAME_NOREPLACE) == 0) {
-		crash_point(ws->crash, phase);
-		note_made(ws, out, c);
-	} else if (!c || errno == EEXIST) {
-		ok = late_rename(ws, out, to, to, name, phase);
-	} else if (errno != ENOENT) {
-		gp_warn("%s/%s/%s: %s: %s", ws->arg, to->path, name, phase,
-			strerror(errno));
-		ok = false;
-	}
-	free(name);
-	return ok;
-}
-
-/*
  * Merge the directory NAME of FROM into the directory INO of TO that
  * holds its name: its entries move in (merging again where two
  * directories meet), then it is removed, and the merge noted.
@@ -261,7 +225,7 @@ out:
  * if it has one.  A name that now collides (a writer created a variant
  * meanwhile) gets the next free ' (case conflict N)' name under the
  * rename and merge policies; merging, two directories that collide are
- * merged, and a file that holds a directory's name makes way for it.
+ * merged.  What is there keeps its name (lib/landing.h).
  * PHASE names the step, for the crash hook and the messages.
  */
 static bool move_entry(struct workspace *ws, struct outcome *out,
@@ -303,13 +267,10 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 				phase, strerror(errno));
 			return false;
 		}
-		if (!S_ISDIR(st.st_mode))
+		/* What is there stays there (lib/landing.h). */
+		if (!S_ISDIR(st.st_mode) || !S_ISDIR(there.st_mode))
 			break;
-		if (S_ISDIR(there.st_mode))
-			return merge_entry(ws, out, from, to, name,
-					   there.st_ino);
-		if (!make_way(ws, out, to, there.st_ino, dest, phase))
-			return false;
+		return merge_entry(ws, out, from, to, name, there.st_ino);
 	}
 	if (!late_rename(ws, out, from, to, name, phase))
 		return false;
@@ -317,11 +278,13 @@ static bool move_entry(struct workspace *ws, struct outcome *out,
 	return true;
 }
 
-static int by_bytes(const void *a, const void *b)
+/* As names land (lib/landing.h); CTX points to the policy. */
+static int landing_cmp(const void *a, const void *b, void *ctx)
 {
 	const struct dir_entry *x = a, *y = b;
 
-	return bytes_cmp(x->name, x->len, y->name, y->len);
+	return landing_order(*(const enum collision_policy *)ctx, x->name,
+			     x->len, x->is_dir, y->name, y->len, y->is_dir);
 }
 
 bool move_all(struct workspace *ws, struct outcome *out,
@@ -332,17 +295,21 @@ bool move_all(struct workspace *ws, struct outcome *out,
 	bool all;
 	size_t i;
 
-	if (dirread_online(from->fd, false, &d) < 0) {
+	/* Merging, directories land first: each entry's type is needed. */
+	if (dirread_online(from->fd, ws->journal.policy == ON_COLLISION_MERGE,
+			   &d) < 0) {
 		gp_warn("%s/%s: %s: %s", ws->arg, from->path, phase,
 			strerror(errno));
 		return false;
 	}
 	/*
-	 * By bytes, as the plan was made: the first of a group of colliding
-	 * names takes its name, and merges happen in a known order.
+	 * In the order the plan landed them: the first of a group of
+	 * colliding names takes its name, and merges happen in a known
+	 * order.
 	 */
 	if (d.count)
-		qsort(d.v, d.count, sizeof(*d.v), by_bytes);
+		qsort_r(d.v, d.count, sizeof(*d.v), landing_cmp,
+			&ws->journal.policy);
 	for (i = 0; i < d.count; i++)
 		if (!move_entry(ws, out, to, from, d.v[i].name, phase))
 			break;

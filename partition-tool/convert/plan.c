@@ -2,9 +2,8 @@
 /*
  * Planning a conversion: the tree is walked and each directory that is
  * not casefolded yet is examined (lib/examine.h) as a casefolded one
- * would take its names; under the rename policy, every name of a
- * colliding group but the first by bytes gets a ' (case conflict N)'
- * name that collides with nothing.
+ * would take its names; where names collide, the policy decides them as
+ * they land in the directory made casefolded (lib/landing.h).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "plan.h"
 #include "lib/collision.h"
 #include "lib/examine.h"
+#include "lib/landing.h"
 #include "lib/progress.h"
 #include "lib/report.h"
 #include "lib/target.h"
@@ -29,145 +29,93 @@ struct planner {
 	struct plan *plan;
 	const char *root_path;	/* offline: the root being walked */
 	ext2fs_inode_bitmap planned;	/* offline: directories planned */
-	const struct walk_dir *walking;
 	unsigned long long dirs, names;	/* walked, for the progress line */
 };
 
-char *free_conflict_name(struct plan *plan, const char *dir,
-			 const char *name, size_t len,
-			 bool (*taken)(void *ctx, const char *name, size_t len),
-			 void *ctx, size_t *outlen)
+void plan_unnamed(struct plan *plan, const char *dir, const char *name,
+		  size_t len)
 {
-	char *q;
+	char *q = report_escape(name, len, true);
 
-	for (unsigned int k = 1; k < 100000; k++) {
-		char *out = conflict_name(name, len, k, outlen);
-		if (!out)
-			break;
-		if (!taken(ctx, out, *outlen))
-			return out;
-		free(out);
-	}
-	q = report_escape(name, len, true);
 	gp_warn("%s: %s: no room for a ' (case conflict N)' name", dir, q);
 	free(q);
 	plan->unnamed++;
-	return NULL;
 }
 
-/* Whether NAME folds like an entry of DIR or a name already chosen. */
-static bool name_taken(const struct planner *p, const struct walk_dir *dir,
-		       const struct plan_dir *pd, const char *name, size_t len)
+static struct change *new_change(struct plan_dir *pd)
 {
-	size_t i;
+	struct change *c;
 
-	for (i = 0; i < dir->count; i++)
-		if (fold_equal(p->folder, name, len, dir->entries[i].name,
-			       dir->entries[i].len))
-			return true;
-	for (i = 0; i < pd->nchanges; i++)
-		if (!pd->changes[i].merge &&
-		    fold_equal(p->folder, name, len, pd->changes[i].new,
-			       pd->changes[i].newlen))
-			return true;
-	return false;
+	pd->changes = xrealloc(pd->changes,
+			       (pd->nchanges + 1) * sizeof(*pd->changes));
+	c = &pd->changes[pd->nchanges++];
+	memset(c, 0, sizeof(*c));
+	c->planned = true;
+	return c;
 }
 
-static int by_bytes(const void *a, const void *b)
+/* Rename E to NAME, a ' (case conflict N)' name free in the directory. */
+static void plan_rename(struct plan_dir *pd, const struct dir_entry *e,
+			const char *name, size_t len)
 {
-	const struct dir_entry *x = *(const struct dir_entry *const *)a;
-	const struct dir_entry *y = *(const struct dir_entry *const *)b;
+	struct change *r = new_change(pd);
 
-	return bytes_cmp(x->name, x->len, y->name, y->len);
-}
-
-/* Rename E of the group to a ' (case conflict N)' name free in DIR. */
-static bool taken_in_dir(void *ctx, const char *name, size_t len)
-{
-	const struct planner *p = ctx;
-
-	return name_taken(p, p->walking, &p->plan->dirs[p->plan->ndirs - 1],
-			  name, len);
-}
-
-static void plan_rename(struct planner *p, struct plan_dir *pd,
-			const struct dir_entry *e)
-{
-	struct change *r;
-	size_t len = 0;
-	char *name = free_conflict_name(p->plan, pd->path, e->name, e->len,
-					taken_in_dir, p, &len);
-
-	if (!name)
-		return;
-	r = &pd->changes[pd->nchanges++];
-	memset(r, 0, sizeof(*r));
-	r->old = xmalloc(e->len + 1);
-	memcpy(r->old, e->name, e->len);
-	r->old[e->len] = '\0';
+	r->old = xasprintf("%.*s", (int)e->len, e->name);
 	r->oldlen = e->len;
-	r->new = name;
+	r->new = xasprintf("%.*s", (int)len, name);
 	r->newlen = len;
 	r->ino = e->ino;
-	r->planned = true;
 }
 
-/* Merge the directory E of the group into KEEP (merge-plan.c does the rest). */
+/* Merge the directory E into KEEP (merge-plan.c does the rest). */
 static void plan_merge(struct plan_dir *pd, const struct dir_entry *e,
 		       const struct dir_entry *keep)
 {
-	struct change *m = &pd->changes[pd->nchanges++];
+	struct change *m = new_change(pd);
 	char *from = xasprintf("%.*s", (int)e->len, e->name);
 	char *into = xasprintf("%.*s", (int)keep->len, keep->name);
 
-	memset(m, 0, sizeof(*m));
 	m->merge = true;
 	m->old = join_path(pd->path, from);
 	m->oldlen = strlen(m->old);
 	m->new = join_path(pd->path, into);
 	m->newlen = strlen(m->new);
 	m->ino = keep->ino;
-	m->planned = true;
 	free(from);
 	free(into);
 }
 
 /*
- * A group of names that collide: the first by bytes keeps its name and
- * the others are renamed; merging, the first directory by bytes is kept,
- * the other directories merge into it and every file is renamed.
+ * The names of D, which collide, as they land in the directory made
+ * casefolded: every one arrives (landing.h).  The changes come in the
+ * order the conversion makes them, which is the landing's.
  */
-static void on_group(void *ctx, const struct dir_entry *const *group,
-		     size_t n)
+static void plan_collisions(struct planner *p, struct plan_dir *pd,
+			    const struct walk_dir *d)
 {
-	struct planner *p = ctx;
-	struct plan_dir *pd = &p->plan->dirs[p->plan->ndirs - 1];
-	const struct dir_entry **sorted;
-	size_t i, keep = 0;
+	struct landing *l = landing_new(p->folder, p->policy);
+	const struct landing_decision *dec;
+	size_t i, n;
 
-	if (p->policy == ON_COLLISION_FAIL)
-		return;
-	sorted = xmalloc(n * sizeof(*sorted));
-	memcpy(sorted, group, n * sizeof(*sorted));
-	qsort(sorted, n, sizeof(*sorted), by_bytes);
-	if (p->policy == ON_COLLISION_MERGE)
-		for (i = 0; i < n; i++)
-			if (sorted[i]->is_dir) {
-				keep = i;
-				break;
-			}
-	pd->changes = xrealloc(pd->changes,
-			       (pd->nchanges + n) * sizeof(*pd->changes));
-	for (i = 0; i < n; i++) {
-		if (i == keep)
-			continue;
-		if (p->policy == ON_COLLISION_MERGE && sorted[i]->is_dir &&
-		    sorted[keep]->is_dir)
-			plan_merge(pd, sorted[i], sorted[keep]);
-		else
-			plan_rename(p, pd, sorted[i]);
+	for (i = 0; i < d->count; i++) {
+		const struct dir_entry *e = &d->entries[i];
+
+		landing_arrive(l, &(struct landing_entry){
+			.name = e->name, .len = e->len, .is_dir = e->is_dir,
+			.ref = i });
 	}
-	free(sorted);
+	dec = landing_decide(l, &n);
+	for (i = 0; i < n; i++) {
+		const struct dir_entry *e = &d->entries[dec[i].entry->ref];
+
+		if (dec[i].fate == LANDING_RENAMED)
+			plan_rename(pd, e, dec[i].name, dec[i].len);
+		else if (dec[i].fate == LANDING_MERGED)
+			plan_merge(pd, e, &d->entries[dec[i].met->ref]);
+		else if (dec[i].fate == LANDING_UNNAMED)
+			plan_unnamed(p->plan, pd->path, e->name, e->len);
+	}
+	landing_free(l);
 }
 
 /*
@@ -219,9 +167,9 @@ static int visit(void *ctx, const struct walk_dir *d)
 	memset(pd, 0, sizeof(*pd));
 	pd->path = path;
 	pd->ino = d->ino;
-	p->walking = d;
-	examine_dir(p->folder, p->report, path, d, on_group, p, &counts);
-	p->walking = NULL;
+	examine_dir(p->folder, p->report, path, d, NULL, NULL, &counts);
+	if (counts.groups && p->policy != ON_COLLISION_FAIL)
+		plan_collisions(p, pd, d);
 	plan->refused += counts.refused;
 	plan->groups += counts.groups;
 	return 0;

@@ -75,14 +75,11 @@ int plan_tree(const struct convert_options *o, enum collision_policy policy,
 	      struct plan *plan);
 void plan_free(struct plan *plan);
 /*
- * The first ' (case conflict N)' name of NAME that TAKEN(CTX, ...) says
- * is free, in *OUTLEN its length; NULL, said (DIR names the directory)
- * and counted in PLAN->unnamed, if none is.
+ * NAME, of the directory DIR, collides and no ' (case conflict N)' name
+ * fits it: said, and counted in PLAN->unnamed.
  */
-char *free_conflict_name(struct plan *plan, const char *dir,
-			 const char *name, size_t len,
-			 bool (*taken)(void *ctx, const char *name, size_t len),
-			 void *ctx, size_t *outlen);
+void plan_unnamed(struct plan *plan, const char *dir, const char *name,
+		  size_t len);
 
 /* How many renames (not merges) the plan holds. */
 size_t plan_renames(const struct plan *plan);

@@ -1,14 +1,15 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * Planning an import.  Each directory of the library that receives names
- * is planned once, with every source directory that lands in it: the
- * names it already holds come first and keep their place; the arriving
- * names follow by their bytes (then by the order their directories were
- * merged), and one that folds like a name taken meets the policy: fail
- * counts it, merge puts a directory into the directory it meets, and
- * anything else gets the first free ' (case conflict N)' name.  Two
- * directories with the very same name are one directory, as with cp -a,
- * and are not a collision.
+ * is planned once, with every source directory that lands in it, as
+ * lib/landing.h decides for convert too: the names it already holds keep
+ * their place; the arriving names follow source by source (in the order
+ * their directories merged), under the merge policy directories first,
+ * then by their bytes; one that folds like a name taken meets the
+ * policy: fail counts it, merge puts a directory into the directory it
+ * meets, and anything else gets the first free ' (case conflict N)'
+ * name.  Two directories with the very same name are one directory, as
+ * with cp -a, and are not a collision.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -22,6 +23,7 @@
 #include "import.h"
 #include "lib/dirread.h"
 #include "lib/fold.h"
+#include "lib/landing.h"
 #include "lib/online.h"
 #include "lib/progress.h"
 #include "lib/report.h"
@@ -31,7 +33,6 @@
 struct slot {
 	char *name;
 	size_t len;
-	uint32_t key;
 	bool existing;		/* the library held it before */
 	bool renamed;		/* a ' (case conflict N)' name */
 	bool is_dir;
@@ -126,20 +127,8 @@ static void say_path(const char *what, const char *path, const char *why)
 	free(q);
 }
 
-/* The slot whose name folds like NAME, or NULL. */
-static struct slot *slot_find(const struct planner *pl, struct slot *slots,
-			      size_t n, const char *name, size_t len,
-			      uint32_t key)
-{
-	for (size_t i = 0; i < n; i++)
-		if (slots[i].key == key &&
-		    fold_equal(pl->folder, slots[i].name, slots[i].len, name, len))
-			return &slots[i];
-	return NULL;
-}
-
 static struct slot *slot_add(struct slot **slots, size_t *n, size_t *cap,
-			     const char *name, size_t len, uint32_t key)
+			     const char *name, size_t len)
 {
 	struct slot *s;
 
@@ -153,7 +142,6 @@ static struct slot *slot_add(struct slot **slots, size_t *n, size_t *cap,
 	memcpy(s->name, name, len);
 	s->name[len] = '\0';
 	s->len = len;
-	s->key = key;
 	return s;
 }
 
@@ -186,16 +174,6 @@ static void slot_arrive(struct slot *s, struct arriving *a)
 		s->src = a->src;
 		a->src = NULL;
 	}
-}
-
-static int arriving_cmp(const void *a, const void *b)
-{
-	const struct arriving *x = a, *y = b;
-	int c = bytes_cmp(x->name, x->len, y->name, y->len);
-
-	if (c)
-		return c;
-	return x->from < y->from ? -1 : x->from > y->from;
 }
 
 /*
@@ -314,13 +292,6 @@ static void examine_name(struct planner *pl, const struct arriving *a)
 	}
 }
 
-static bool name_taken(const struct planner *pl, struct slot *slots,
-		       size_t n, const char *name, size_t len)
-{
-	return slot_find(pl, slots, n, name, len,
-			 fold_key(pl->folder, name, len)) != NULL;
-}
-
 static int plan_dir(struct planner *pl, const char *dest, bool exists,
 		    char *const *srcs, size_t nsrcs);
 
@@ -390,7 +361,9 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 	struct dir_entries *ents = xcalloc(nsrcs + 1, sizeof(*ents));
 	struct arriving *arr = NULL;
 	struct slot *slots = NULL;
-	size_t narr = 0, nslots = 0, cap = 0, i;
+	struct landing *landing = NULL;
+	const struct landing_decision *dec;
+	size_t narr = 0, nslots = 0, cap = 0, ndec, i, *slot_of = NULL;
 	bool casefolded = true;
 	int ret = -1;
 
@@ -414,8 +387,7 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 			    ((e->len == strlen(IMPORT_WORK_DIR) &&
 			      !memcmp(e->name, IMPORT_WORK_DIR, e->len))))
 				continue;
-			s = slot_add(&slots, &nslots, &cap, e->name, e->len,
-				     fold_key(pl->folder, e->name, e->len));
+			s = slot_add(&slots, &nslots, &cap, e->name, e->len);
 			s->existing = true;
 			s->is_dir = e->is_dir;
 		}
@@ -429,59 +401,59 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 					 (p->nplain + 1) * sizeof(*p->plain_dirs));
 		p->plain_dirs[p->nplain++] = xstrdup(dest);
 	}
-	qsort(arr, narr, sizeof(*arr), arriving_cmp);
-	for (i = 0; i < narr; i++) {
-		struct arriving *a = &arr[i];
-		uint32_t key = fold_key(pl->folder, a->name, a->len);
-		struct slot *s = slot_find(pl, slots, nslots, a->name, a->len, key);
-		bool same = s && s->len == a->len && !memcmp(s->name, a->name, a->len);
+	landing = landing_new(pl->folder, pl->policy);
+	for (i = 0; i < nslots; i++)
+		landing_hold(landing, &(struct landing_entry){
+			.name = slots[i].name, .len = slots[i].len,
+			.is_dir = slots[i].is_dir, .ref = i });
+	for (i = 0; i < narr; i++)
+		landing_arrive(landing, &(struct landing_entry){
+			.name = arr[i].name, .len = arr[i].len,
+			.is_dir = arr[i].is_dir, .source = arr[i].from,
+			.ref = i });
+	dec = landing_decide(landing, &ndec);
+	/* The slot each arrival took, by its index in ARR. */
+	slot_of = xcalloc(narr + 1, sizeof(*slot_of));
+	for (i = 0; i < ndec; i++) {
+		const struct landing_decision *d = &dec[i];
+		struct arriving *a = &arr[d->entry->ref];
+		size_t met = d->met ? d->met->held ? d->met->ref :
+				      slot_of[d->met->ref] : 0;
 		char *to;
 
 		examine_name(pl, a);
-		if (!s) {
-			s = slot_add(&slots, &nslots, &cap, a->name, a->len, key);
-			slot_arrive(s, a);
-			continue;
-		}
-		/* One directory, as with cp -a: not one named so by us. */
-		if (same && s->is_dir && a->is_dir && !s->renamed) {
-			slot_merge(s, a->src);
-			continue;
-		}
-		slot_met(s, a->name, a->len);
-		if (pl->policy == ON_COLLISION_FAIL)
-			continue;
-		if (pl->policy == ON_COLLISION_MERGE && s->is_dir && a->is_dir) {
-			slot_merge(s, a->src);
-			to = join(dest, s->name, s->len);
-			plan_add_change(p, true, a->src, to);
-			free(to);
-			continue;
-		}
-		{
-			size_t len;
-			char *name = NULL;
-
-			for (unsigned int k = 1; k < 100000; k++) {
-				name = conflict_name(a->name, a->len, k, &len);
-				if (!name || !name_taken(pl, slots, nslots, name, len))
-					break;
-				free(name);
-				name = NULL;
-			}
-			if (!name) {
-				say_path("SRC", a->src, "no room for a ' (case conflict N)' name");
-				p->unnamed++;
-				continue;
-			}
-			s = slot_add(&slots, &nslots, &cap, name, len,
-				     fold_key(pl->folder, name, len));
-			free(name);
-			s->renamed = true;
-			to = join(dest, s->name, s->len);
+		switch (d->fate) {
+		case LANDING_RENAMED:
+			slot_met(&slots[met], a->name, a->len);
+			to = join(dest, d->name, d->len);
 			plan_add_change(p, false, a->src, to);
 			free(to);
-			slot_arrive(s, a);
+			/* fall through */
+		case LANDING_TAKEN:
+			slot_of[d->entry->ref] = nslots;
+			slot_add(&slots, &nslots, &cap, d->name, d->len);
+			slots[nslots - 1].renamed = d->fate == LANDING_RENAMED;
+			slot_arrive(&slots[nslots - 1], a);
+			break;
+		case LANDING_JOINED:
+			/* One directory, as with cp -a. */
+			slot_merge(&slots[met], a->src);
+			break;
+		case LANDING_MERGED:
+			slot_met(&slots[met], a->name, a->len);
+			slot_merge(&slots[met], a->src);
+			to = join(dest, slots[met].name, slots[met].len);
+			plan_add_change(p, true, a->src, to);
+			free(to);
+			break;
+		case LANDING_COLLIDED:
+			slot_met(&slots[met], a->name, a->len);
+			break;
+		case LANDING_UNNAMED:
+			slot_met(&slots[met], a->name, a->len);
+			say_path("SRC", a->src, "no room for a ' (case conflict N)' name");
+			p->unnamed++;
+			break;
 		}
 	}
 	/* Counted per group, not per name that met one. */
@@ -492,6 +464,8 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 	progress_show("planning: %zu names", pl->names);
 	ret = plan_slots(pl, dest, slots, nslots);
 out:
+	landing_free(landing);
+	free(slot_of);
 	for (i = 0; i < narr; i++)
 		free(arr[i].src);
 	for (i = 0; i < nslots; i++) {

@@ -3,7 +3,7 @@
  * What to do when names would collide once case is folded, shared by
  * convert (names already in one directory) and import (names arriving
  * in one): the policies, and the ' (case conflict N)' names that the
- * rename policy gives.
+ * rename and merge policies give.
  */
 #ifndef GAMEPART_COLLISION_H
 #define GAMEPART_COLLISION_H
@@ -11,11 +11,12 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* Which name keeps its own, and in which order they land: landing.h. */
 enum collision_policy {
 	ON_COLLISION_FAIL,	/* change nothing when names collide */
-	ON_COLLISION_RENAME,	/* keep the first by bytes, rename the others */
-	ON_COLLISION_MERGE,	/* merge directories into the first by bytes,
-				   rename the others */
+	ON_COLLISION_RENAME,	/* a name that collides is renamed */
+	ON_COLLISION_MERGE,	/* a directory that meets a directory merges
+				   into it; anything else is renamed */
 };
 
 /* The policy's name, as --on-collision, journals and JSON give it. */

@@ -162,22 +162,40 @@ static void classes_grow(struct fold_classes *c)
 	free(old);
 }
 
-const char *fold_classes_add(struct fold_classes *c, const char *name,
-			     size_t len, size_t *leader_len)
+/* The slot of NAME's class, or the empty slot where it would go. */
+static size_t class_find(const struct fold_classes *c, const char *name,
+			 size_t len, uint32_t key)
 {
-	uint32_t key = fold_key(c->f, name, len);
-	size_t s, index = c->count;
+	size_t s;
 
 	for (s = class_slot(c, key, 0); c->slots[s].leader;
 	     s = (s + 1) & (c->nslots - 1)) {
 		size_t l = c->slots[s].leader - 1;
 
 		if (c->slots[s].key == key &&
-		    fold_equal(c->f, name, len, c->names[l], c->lens[l])) {
-			*leader_len = c->lens[l];
-			return c->names[l];
-		}
+		    fold_equal(c->f, name, len, c->names[l], c->lens[l]))
+			break;
 	}
+	return s;
+}
+
+size_t fold_classes_lookup(const struct fold_classes *c, const char *name,
+			   size_t len)
+{
+	size_t s = class_find(c, name, len, fold_key(c->f, name, len));
+
+	return c->slots[s].leader ? c->slots[s].leader - 1 : FOLD_NO_CLASS;
+}
+
+size_t fold_classes_index(struct fold_classes *c, const char *name,
+			  size_t len, bool *made)
+{
+	uint32_t key = fold_key(c->f, name, len);
+	size_t s = class_find(c, name, len, key), index = c->count;
+
+	*made = !c->slots[s].leader;
+	if (!*made)
+		return c->slots[s].leader - 1;
 	/* A new class: this name leads it.  Only leaders are kept. */
 	if (c->count == c->cap) {
 		c->cap = c->cap ? 2 * c->cap : 64;
@@ -193,6 +211,15 @@ const char *fold_classes_add(struct fold_classes *c, const char *name,
 	c->slots[s].leader = index + 1;
 	if (c->count * 2 > c->nslots)
 		classes_grow(c);
-	*leader_len = len;
+	return index;
+}
+
+const char *fold_classes_add(struct fold_classes *c, const char *name,
+			     size_t len, size_t *leader_len)
+{
+	bool made;
+	size_t index = fold_classes_index(c, name, len, &made);
+
+	*leader_len = c->lens[index];
 	return c->names[index];
 }

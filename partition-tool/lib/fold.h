@@ -106,6 +106,17 @@ void fold_classes_free(struct fold_classes *c);
  */
 const char *fold_classes_add(struct fold_classes *c, const char *name,
 			     size_t len, size_t *leader_len);
+/*
+ * Classes are numbered from 0 in the order they were made.  The number
+ * of NAME's class, made with NAME as its leader if none folds like it
+ * (*MADE says so).
+ */
+size_t fold_classes_index(struct fold_classes *c, const char *name,
+			  size_t len, bool *made);
+/* The number of NAME's class, or FOLD_NO_CLASS when none folds like it. */
+#define FOLD_NO_CLASS ((size_t)-1)
+size_t fold_classes_lookup(const struct fold_classes *c, const char *name,
+			   size_t len);
 
 /*
  * The length of the well-formed UTF-8 sequence (RFC 3629: no overlong

@@ -77,7 +77,7 @@ f.nif" ]
 	[ -f "$data/textures (case conflict 1)" ] && [ -d "$data/TEXTURES" ] &&
 		[ "$(ls "$data/TEXTURES")" = "Floor.dds
 wall.dds" ]
-	ok $? "$p the file beside the directories makes way for them"
+	ok $? "$p the file beside the directories is renamed: directories land first"
 	cmp -s "$data/Sound/hit.wav" "$data/Sound/hit (case conflict 1).wav"
 	ok $? "$p identical copies are both kept"
 	"$tree" reach $lib /tmp/before.json /tmp/convert.json >/tmp/reach
