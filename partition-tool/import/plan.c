@@ -177,6 +177,34 @@ static void slot_arrive(struct slot *s, struct arriving *a)
 }
 
 /*
+ * The bytes a copy of the regular file NAME of the directory FD writes:
+ * its size, or, when it has fewer blocks than that (holes, which the
+ * copy keeps, or data compressed), the size of its data.
+ */
+static uint64_t data_bytes(int fd, const char *name, const struct stat *st)
+{
+	off_t data = 0, hole = 0, sum = 0;
+	int in;
+
+	if ((uint64_t)st->st_blocks * 512 >= (uint64_t)st->st_size)
+		return (uint64_t)st->st_size;
+	in = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	if (in < 0)
+		return (uint64_t)st->st_size;
+	while (data < st->st_size &&
+	       (data = lseek(in, data, SEEK_DATA)) >= 0 &&
+	       (hole = lseek(in, data, SEEK_HOLE)) >= 0) {
+		sum += hole - data;
+		data = hole;
+	}
+	/* Without SEEK_DATA (or on an error), all of it. */
+	if ((data < 0 && errno != ENXIO) || hole < 0)
+		sum = st->st_size;
+	close(in);
+	return (uint64_t)sum;
+}
+
+/*
  * Read the source directory SRC (a path in SRC) into ARR, as one of the
  * directories landing in the library directory being planned.  Entries
  * that cannot be imported are said and counted.
@@ -258,7 +286,7 @@ static int read_source(struct planner *pl, const char *src, size_t from,
 		}
 		if (S_ISREG(st.st_mode)) {
 			pl->plan->files++;
-			pl->plan->bytes += (uint64_t)st.st_size;
+			pl->plan->bytes += data_bytes(fd, e->name, &st);
 		} else if (S_ISLNK(st.st_mode)) {
 			pl->plan->symlinks++;
 		} else {

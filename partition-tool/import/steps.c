@@ -72,31 +72,76 @@ int import_fail(const char *top, const char *path, const char *what)
 	return -1;
 }
 
-static int copy_data(struct runner *r, int in, int out)
+/* LEN bytes at OFF of IN to the same place in OUT. */
+static int copy_range(struct runner *r, int in, int out, off_t off, off_t len)
 {
-	ssize_t n;
+	loff_t from = off, to = off;
+	ssize_t n = 0;
 
 	/* The kernel's copy first: a reflink or in-kernel copy where the
 	   filesystems allow it, no round trip through us. */
-	while ((n = copy_file_range(in, NULL, out, NULL, 1 << 30, 0)) > 0)
-		;
-	if (n == 0)
+	while (len > 0 &&
+	       (n = copy_file_range(in, &from, out, &to, (size_t)len, 0)) > 0)
+		len -= n;
+	if (len == 0 || n == 0)
 		return 0;
 	if (errno != EXDEV && errno != EINVAL && errno != ENOSYS &&
 	    errno != EOPNOTSUPP)
 		return -1;
 	if (!r->buf)
 		r->buf = xmalloc(1 << 20);
-	while ((n = read(in, r->buf, 1 << 20)) > 0) {
-		for (ssize_t off = 0; off < n;) {
-			ssize_t w = write(out, r->buf + off, (size_t)(n - off));
+	while (len > 0) {
+		ssize_t got = pread(in, r->buf,
+				    len < (1 << 20) ? (size_t)len : 1 << 20,
+				    from);
+
+		if (got <= 0)
+			return got < 0 ? -1 : 0;
+		for (ssize_t done = 0; done < got;) {
+			ssize_t w = pwrite(out, r->buf + done,
+					   (size_t)(got - done), to);
 
 			if (w < 0)
 				return -1;
-			off += w;
+			done += w;
+			to += w;
 		}
+		from += got;
+		len -= got;
 	}
-	return n < 0 ? -1 : 0;
+	return 0;
+}
+
+/*
+ * IN, of SIZE bytes, copied to the empty OUT extent by extent, so that
+ * its holes stay holes, as with cp -a: a game's sparse files (prefilled
+ * caches, disk images) would otherwise take their whole size.
+ */
+static int copy_data(struct runner *r, int in, int out, off_t size)
+{
+	off_t data = 0, hole;
+
+	while (data < size) {
+		data = lseek(in, data, SEEK_DATA);
+		if (data < 0 && errno == ENXIO)
+			break;		/* only a hole is left */
+		if (data < 0) {
+			/* No SEEK_DATA here: all of it is data. */
+			if (errno != EINVAL)
+				return -1;
+			data = 0;
+			hole = size;
+		} else {
+			hole = lseek(in, data, SEEK_HOLE);
+			if (hole < 0)
+				return -1;
+		}
+		if (copy_range(r, in, out, data, hole - data) < 0)
+			return -1;
+		data = hole;
+	}
+	/* A hole at the end has no data to copy: the size gives it. */
+	return ftruncate(out, size);
 }
 
 static const struct linked *linked_find(const struct runner *r,
@@ -165,7 +210,7 @@ static int copy_to_tmp(struct runner *r, int sfd, const char *base,
 	}
 	out = openat(wfd, IMPORT_TMP_NAME, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
 		     0600);
-	if (out >= 0 && copy_data(r, in, out) == 0 &&
+	if (out >= 0 && copy_data(r, in, out, now.st_size) == 0 &&
 	    (!r->chown || fchown(out, r->owner, r->group) == 0) &&
 	    fchmod(out, st->st_mode & 0777) == 0 && futimens(out, times) == 0)
 		ret = 0;

@@ -9,10 +9,11 @@
 # nothing; with merge, every file and symbolic link of the source is in
 # the library, at the path the report gives it, with its data, mode and
 # mtime, in +F directories, owned by the library's owner, hard links
-# kept, what the library held untouched, and a record of the renames and
-# merges left beside it; a second import of the same tree collides with
-# the first; with rename, directories are renamed rather than merged, and
-# one whose name is the conflict name another gets is renamed in turn.
+# kept, a sparse file's holes kept, what the library held untouched,
+# and a record of the renames and merges left beside it; a second import
+# of the same tree collides with the first; with rename, directories are
+# renamed rather than merged, and one whose name is the conflict name
+# another gets is renamed in turn.
 
 if [ "${1-}" = --guest ]; then
 	. "$(dirname "$0")/../../lib/guest.sh"
@@ -39,6 +40,11 @@ if [ "${1-}" = --guest ]; then
 	ln "$game/Config.ini" "$game/Save/config-link.ini"
 	ln -s Config.ini "$game/current.ini"
 	ln -s /nowhere "$game/dangling"
+	# A sparse file: 64 MiB, of which two pages hold data.
+	truncate -s 64M "$game/cache.bin"
+	printf head | dd of="$game/cache.bin" conv=notrunc status=none
+	printf middle | dd of="$game/cache.bin" bs=1 seek=$((32 << 20)) \
+		conv=notrunc status=none
 	# A directory named as a conflict name would be: never merged into
 	# the renamed one.
 	mkdir -p "$game/Mods" "$game/mods" "$game/mods (case conflict 1)"
@@ -101,6 +107,12 @@ json.dump({k: v for k, v in m.items() if not k.startswith("lost+found")}, sys.st
 	is "$(not_f_dirs $lib/steamapps)" 0 "merge: every directory of the library is +F"
 	is "$(find $lib/steamapps -not -user 1000 | wc -l)" 0 \
 		"merge: everything belongs to the library's owner, 1000"
+	sparse_src=$(stat -c %b "$src/steamapps/common/Other/cache.bin")
+	sparse_lib=$(stat -c %b "$lib/steamapps/common/Other/cache.bin")
+	# Within one block of 4 KiB, 8 of stat's 512-byte units.
+	[ $((sparse_lib - sparse_src)) -le 8 ] && [ $((sparse_src - sparse_lib)) -le 8 ] &&
+		cmp -s "$src/steamapps/common/Other/cache.bin" "$lib/steamapps/common/Other/cache.bin"
+	ok $? "merge: a sparse file keeps its holes and its data ($sparse_src and $sparse_lib units of 512 bytes allocated)"
 	is "$(stat -c %i $lib/steamapps/common/Other/Config.ini)" \
 		"$(stat -c %i $lib/steamapps/common/Other/Save/config-link.ini)" \
 		"merge: the hard link pair is one file"
