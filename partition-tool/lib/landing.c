@@ -46,8 +46,8 @@ void landing_free(struct landing *l)
 {
 	if (!l)
 		return;
-	for (size_t i = 0; i < l->nnew; i++)
-		free(l->new_names[i]);
+	while (l->nnew)
+		free(l->new_names[--l->nnew]);
 	free(l->new_names);
 	free(l->decisions);
 	free(l->holders);
@@ -59,10 +59,7 @@ void landing_free(struct landing *l)
 
 static void add(struct entries *to, const struct landing_entry *e)
 {
-	if (to->count == to->cap) {
-		to->cap = to->cap ? 2 * to->cap : 64;
-		to->v = xrealloc(to->v, to->cap * sizeof(*to->v));
-	}
+	XGROW(to->v, to->cap, to->count);
 	to->v[to->count++] = *e;
 }
 

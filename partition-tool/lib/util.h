@@ -35,6 +35,17 @@ void gp_die(const char *fmt, ...)
 void *xmalloc(size_t size);
 void *xcalloc(size_t n, size_t size);
 void *xrealloc(void *ptr, size_t size);
+/*
+ * The array V of CAP elements, grown (doubled, from 64) when COUNT fill
+ * it, so that one more fits; as git's ALLOC_GROW.
+ */
+#define XGROW(v, cap, count)						\
+	do {								\
+		if ((count) >= (cap)) {					\
+			(cap) = (cap) ? 2 * (cap) : 64;			\
+			(v) = xrealloc((v), (cap) * sizeof(*(v)));	\
+		}							\
+	} while (0)
 char *xstrdup(const char *s);
 /* malloc'ed printf. */
 char *xasprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
