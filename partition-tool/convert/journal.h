@@ -12,7 +12,7 @@
 #include <time.h>
 
 #include "convert.h"
-#include "plan.h"
+#include "change.h"
 
 #define CONVERT_JOURNAL		"journal"
 

@@ -28,6 +28,7 @@
 #include "lib/dirread.h"
 #include "lib/fold.h"
 #include "lib/landing.h"
+#include "lib/report.h"
 #include "lib/util.h"
 
 struct model_dir;
@@ -59,10 +60,15 @@ struct merge_planner {
 	int errors;
 };
 
-char *join_path(const char *dir, const char *name)
+/* Also plan.c's, which calls this file and is not called by it. */
+void plan_unnamed(struct plan *plan, const char *dir, const char *name,
+		  size_t len)
 {
-	return strcmp(dir, ".") ? xasprintf("%s/%s", dir, name) :
-				  xstrdup(name);
+	char *q = report_escape(name, len, true);
+
+	gp_warn("%s: %s: no room for a ' (case conflict N)' name", dir, q);
+	free(q);
+	plan->unnamed++;
 }
 
 static void add_entry(struct model_dir *d, const struct model_entry *e)
@@ -178,8 +184,8 @@ static void push(struct merge_planner *mp, const struct change *c)
  * E, an entry of the directory at PATH merged into another, renamed to
  * NAME there, and recorded.
  */
-static void plan_rename(struct merge_planner *mp, const char *path,
-			struct model_entry *e, const char *name, size_t len)
+static void rename_arriving(struct merge_planner *mp, const char *path,
+			    struct model_entry *e, const char *name, size_t len)
 {
 	struct change c = { .ino = e->ino, .planned = true };
 
@@ -239,7 +245,7 @@ static void play_merge(struct merge_planner *mp, struct model_dir *into,
 			continue;
 		}
 		if (dec[i].fate == LANDING_RENAMED)
-			plan_rename(mp, from_path, e, dec[i].name, dec[i].len);
+			rename_arriving(mp, from_path, e, dec[i].name, dec[i].len);
 		else if (dec[i].fate == LANDING_UNNAMED)
 			plan_unnamed(mp->plan, from_path, e->name, e->len);
 		add_entry(into, e);

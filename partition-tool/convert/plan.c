@@ -32,16 +32,6 @@ struct planner {
 	unsigned long long dirs, names;	/* walked, for the progress line */
 };
 
-void plan_unnamed(struct plan *plan, const char *dir, const char *name,
-		  size_t len)
-{
-	char *q = report_escape(name, len, true);
-
-	gp_warn("%s: %s: no room for a ' (case conflict N)' name", dir, q);
-	free(q);
-	plan->unnamed++;
-}
-
 static struct change *new_change(struct plan_dir *pd)
 {
 	struct change *c;
@@ -295,23 +285,6 @@ out:
 	if (p.planned)
 		ext2fs_free_inode_bitmap(p.planned);
 	return ret;
-}
-
-void change_free(struct change *c)
-{
-	free(c->dir);
-	free(c->old);
-	free(c->new);
-}
-
-void change_copy(struct change *to, const struct change *from,
-		 const char *dir)
-{
-	*to = *from;
-	to->old = xstrdup(from->old);
-	to->new = xstrdup(from->new);
-	to->dir = from->dir ? xstrdup(from->dir) :
-		  dir && !from->merge ? xstrdup(dir) : NULL;
 }
 
 void outcome_note(struct outcome *out, const char *dir,

@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "change.h"
 #include "convert.h"
 
 struct folder;
@@ -24,26 +25,6 @@ struct target;
 struct convert_mode {
 	enum collision_policy policy;
 	bool replace;		/* directories under PATH are replaced */
-};
-
-/*
- * A change to a name: a rename, or (--on-collision=merge) a directory
- * merged into another.  Changes are made, recorded and reported in one
- * order, and each gives the paths as they are just before it is made.
- */
-struct change {
-	bool merge;
-	/*
-	 * A rename: OLD becomes NEW in DIR (a path as the directory's
-	 * report gives it; NULL: the directory converted).  A merge: the
-	 * entries of the directory OLD move into NEW, and OLD is removed;
-	 * both are paths from the converted tree's root.
-	 */
-	char *dir;
-	char *old, *new;
-	size_t oldlen, newlen;
-	uint64_t ino;		/* the renamed entry; the directory kept */
-	bool planned;		/* in the plan, not forced by a late arrival */
 };
 
 /* A directory to convert, in the order the walk met it (parents first). */
@@ -90,14 +71,6 @@ size_t plan_renames(const struct plan *plan);
  * (merge-plan.c), reading them beneath ROOTFD.  -1 after a message.
  */
 int plan_merges(struct plan *plan, struct folder *f, int rootfd);
-
-/* NAME in the directory DIR (a path from the tree's root, "." for it). */
-char *join_path(const char *dir, const char *name);
-
-void change_free(struct change *c);
-/* TO, a copy of FROM, a rename given DIR if it has none. */
-void change_copy(struct change *to, const struct change *from,
-		 const char *dir);
 
 struct outcome {
 	size_t converted;	/* directories */

@@ -378,6 +378,113 @@ static void report_groups(struct planner *pl, const char *dest, bool casefolded,
 	report_scanned(pl->report, scanned);
 }
 
+/* The names of a library directory being planned, held and arriving. */
+struct slots {
+	struct slot *v;
+	size_t count, cap;
+};
+
+/*
+ * Read the library directory DEST into ENTS, a held slot for each name
+ * (but the import's own work directory), and whether it is casefolded.
+ */
+static int read_library(struct planner *pl, const char *dest,
+			struct dir_entries *ents, struct slots *sl,
+			bool *casefolded)
+{
+	int fd = online_open_dir_beneath(pl->libfd, dest, true);
+
+	if (fd < 0 || fstat(fd, &pl->dest_st) < 0 ||
+	    dirread_online(fd, true, ents) < 0 ||
+	    online_casefolded(fd, casefolded) < 0) {
+		say_path("LIBRARY", dest, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	close(fd);
+	for (size_t i = 0; i < ents->count; i++) {
+		const struct dir_entry *e = &ents->v[i];
+		struct slot *s;
+
+		if (!strcmp(dest, ".") && e->len == strlen(IMPORT_WORK_DIR) &&
+		    !memcmp(e->name, IMPORT_WORK_DIR, e->len))
+			continue;
+		s = slot_add(&sl->v, &sl->count, &sl->cap, e->name, e->len);
+		s->existing = true;
+		s->is_dir = e->is_dir;
+	}
+	return 0;
+}
+
+/*
+ * The arrivals ARR land beside the slots of DEST as lib/landing.h
+ * decides: each takes a slot of its own, or joins or merges into one,
+ * or only meets one (a collision, for the report).
+ */
+static void land(struct planner *pl, const char *dest, struct slots *sl,
+		 struct arriving *arr, size_t narr)
+{
+	struct landing *landing = landing_new(pl->folder, pl->policy);
+	const struct landing_decision *dec;
+	/* The slot each arrival took, by its index in ARR. */
+	size_t *slot_of = xcalloc(narr + 1, sizeof(*slot_of));
+	size_t ndec, i;
+
+	for (i = 0; i < sl->count; i++)
+		landing_hold(landing, &(struct landing_entry){
+			.name = sl->v[i].name, .len = sl->v[i].len,
+			.is_dir = sl->v[i].is_dir, .ref = i });
+	for (i = 0; i < narr; i++)
+		landing_arrive(landing, &(struct landing_entry){
+			.name = arr[i].name, .len = arr[i].len,
+			.is_dir = arr[i].is_dir, .source = arr[i].from,
+			.ref = i });
+	dec = landing_decide(landing, &ndec);
+	for (i = 0; i < ndec; i++) {
+		const struct landing_decision *d = &dec[i];
+		struct arriving *a = &arr[d->entry->ref];
+		struct slot *met = !d->met ? NULL :
+				   &sl->v[d->met->held ? d->met->ref :
+					  slot_of[d->met->ref]];
+		char *to;
+
+		examine_name(pl, a);
+		if (met && d->fate != LANDING_JOINED)
+			slot_met(met, a->name, a->len);
+		switch (d->fate) {
+		case LANDING_RENAMED:
+			to = join(dest, d->name, d->len);
+			plan_add_change(pl->plan, false, a->src, to);
+			free(to);
+			/* fall through */
+		case LANDING_TAKEN:
+			slot_of[d->entry->ref] = sl->count;
+			slot_add(&sl->v, &sl->count, &sl->cap, d->name, d->len);
+			sl->v[sl->count - 1].renamed = d->fate == LANDING_RENAMED;
+			slot_arrive(&sl->v[sl->count - 1], a);
+			break;
+		case LANDING_JOINED:	/* one directory, as with cp -a */
+			slot_merge(met, a->src);
+			break;
+		case LANDING_MERGED:
+			slot_merge(met, a->src);
+			to = join(dest, met->name, met->len);
+			plan_add_change(pl->plan, true, a->src, to);
+			free(to);
+			break;
+		case LANDING_COLLIDED:
+			break;
+		case LANDING_UNNAMED:
+			say_path("SRC", a->src, "no room for a ' (case conflict N)' name");
+			pl->plan->unnamed++;
+			break;
+		}
+	}
+	free(slot_of);
+	landing_free(landing);
+}
+
 /*
  * Plan the library directory DEST (made by the import unless EXISTS)
  * receiving the entries of the source directories SRCS.
@@ -388,38 +495,13 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 	struct import_plan *p = pl->plan;
 	struct dir_entries *ents = xcalloc(nsrcs + 1, sizeof(*ents));
 	struct arriving *arr = NULL;
-	struct slot *slots = NULL;
-	struct landing *landing = NULL;
-	const struct landing_decision *dec;
-	size_t narr = 0, nslots = 0, cap = 0, ndec, i, *slot_of = NULL;
+	struct slots sl = { 0 };
+	size_t narr = 0, i;
 	bool casefolded = true;
 	int ret = -1;
 
-	if (exists) {
-		int fd = online_open_dir_beneath(pl->libfd, dest, true);
-
-		if (fd < 0 || fstat(fd, &pl->dest_st) < 0 ||
-		    dirread_online(fd, true, &ents[nsrcs]) < 0 ||
-		    online_casefolded(fd, &casefolded) < 0) {
-			say_path("LIBRARY", dest, strerror(errno));
-			if (fd >= 0)
-				close(fd);
-			goto out;
-		}
-		close(fd);
-		for (i = 0; i < ents[nsrcs].count; i++) {
-			const struct dir_entry *e = &ents[nsrcs].v[i];
-			struct slot *s;
-
-			if (!strcmp(dest, ".") &&
-			    ((e->len == strlen(IMPORT_WORK_DIR) &&
-			      !memcmp(e->name, IMPORT_WORK_DIR, e->len))))
-				continue;
-			s = slot_add(&slots, &nslots, &cap, e->name, e->len);
-			s->existing = true;
-			s->is_dir = e->is_dir;
-		}
-	}
+	if (exists && read_library(pl, dest, &ents[nsrcs], &sl, &casefolded) < 0)
+		goto out;
 	pl->dest_exists = exists;
 	for (i = 0; i < nsrcs; i++)
 		if (read_source(pl, srcs[i], i, &ents[i], &arr, &narr) < 0)
@@ -429,86 +511,30 @@ static int plan_dir(struct planner *pl, const char *dest, bool exists,
 					 (p->nplain + 1) * sizeof(*p->plain_dirs));
 		p->plain_dirs[p->nplain++] = xstrdup(dest);
 	}
-	landing = landing_new(pl->folder, pl->policy);
-	for (i = 0; i < nslots; i++)
-		landing_hold(landing, &(struct landing_entry){
-			.name = slots[i].name, .len = slots[i].len,
-			.is_dir = slots[i].is_dir, .ref = i });
-	for (i = 0; i < narr; i++)
-		landing_arrive(landing, &(struct landing_entry){
-			.name = arr[i].name, .len = arr[i].len,
-			.is_dir = arr[i].is_dir, .source = arr[i].from,
-			.ref = i });
-	dec = landing_decide(landing, &ndec);
-	/* The slot each arrival took, by its index in ARR. */
-	slot_of = xcalloc(narr + 1, sizeof(*slot_of));
-	for (i = 0; i < ndec; i++) {
-		const struct landing_decision *d = &dec[i];
-		struct arriving *a = &arr[d->entry->ref];
-		size_t met = d->met ? d->met->held ? d->met->ref :
-				      slot_of[d->met->ref] : 0;
-		char *to;
-
-		examine_name(pl, a);
-		switch (d->fate) {
-		case LANDING_RENAMED:
-			slot_met(&slots[met], a->name, a->len);
-			to = join(dest, d->name, d->len);
-			plan_add_change(p, false, a->src, to);
-			free(to);
-			/* fall through */
-		case LANDING_TAKEN:
-			slot_of[d->entry->ref] = nslots;
-			slot_add(&slots, &nslots, &cap, d->name, d->len);
-			slots[nslots - 1].renamed = d->fate == LANDING_RENAMED;
-			slot_arrive(&slots[nslots - 1], a);
-			break;
-		case LANDING_JOINED:
-			/* One directory, as with cp -a. */
-			slot_merge(&slots[met], a->src);
-			break;
-		case LANDING_MERGED:
-			slot_met(&slots[met], a->name, a->len);
-			slot_merge(&slots[met], a->src);
-			to = join(dest, slots[met].name, slots[met].len);
-			plan_add_change(p, true, a->src, to);
-			free(to);
-			break;
-		case LANDING_COLLIDED:
-			slot_met(&slots[met], a->name, a->len);
-			break;
-		case LANDING_UNNAMED:
-			slot_met(&slots[met], a->name, a->len);
-			say_path("SRC", a->src, "no room for a ' (case conflict N)' name");
-			p->unnamed++;
-			break;
-		}
-	}
+	land(pl, dest, &sl, arr, narr);
 	/* Counted per group, not per name that met one. */
-	for (i = 0; i < nslots; i++)
-		p->groups += slots[i].nmet > 0;
-	report_groups(pl, dest, casefolded, slots, nslots, narr);
+	for (i = 0; i < sl.count; i++)
+		p->groups += sl.v[i].nmet > 0;
+	report_groups(pl, dest, casefolded, sl.v, sl.count, narr);
 	pl->names += narr;
 	progress_show("planning: %zu names", pl->names);
-	ret = plan_slots(pl, dest, slots, nslots);
+	ret = plan_slots(pl, dest, sl.v, sl.count);
 out:
-	landing_free(landing);
-	free(slot_of);
 	for (i = 0; i < narr; i++)
 		free(arr[i].src);
-	for (i = 0; i < nslots; i++) {
-		free(slots[i].name);
-		free(slots[i].src);
-		for (size_t k = 0; k < slots[i].nmerged; k++)
-			free(slots[i].merged[k]);
-		free(slots[i].merged);
-		free(slots[i].met);
+	for (i = 0; i < sl.count; i++) {
+		free(sl.v[i].name);
+		free(sl.v[i].src);
+		for (size_t k = 0; k < sl.v[i].nmerged; k++)
+			free(sl.v[i].merged[k]);
+		free(sl.v[i].merged);
+		free(sl.v[i].met);
 	}
 	for (i = 0; i <= nsrcs; i++)
 		dir_entries_free(&ents[i]);
 	free(ents);
 	free(arr);
-	free(slots);
+	free(sl.v);
 	return ret;
 }
 

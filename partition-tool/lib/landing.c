@@ -10,7 +10,7 @@
 #include "landing.h"
 #include "util.h"
 
-struct holder {
+struct name_holder {
 	const struct landing_entry *entry;
 	bool renamed;		/* holds a ' (case conflict N)' name */
 };
@@ -25,7 +25,7 @@ struct landing {
 	enum collision_policy policy;
 	struct entries held, arriving;
 	struct fold_classes *classes;
-	struct holder *holders;	/* by class number */
+	struct name_holder *holders;	/* by class number */
 	size_t nholders;
 	struct landing_decision *decisions;
 	char **new_names;	/* the ' (case conflict N)' names given */
@@ -57,7 +57,7 @@ void landing_free(struct landing *l)
 	free(l);
 }
 
-static void add(struct entries *to, const struct landing_entry *e)
+static void entries_add(struct entries *to, const struct landing_entry *e)
 {
 	XGROW(to->v, to->cap, to->count);
 	to->v[to->count++] = *e;
@@ -65,13 +65,13 @@ static void add(struct entries *to, const struct landing_entry *e)
 
 void landing_hold(struct landing *l, const struct landing_entry *e)
 {
-	add(&l->held, e);
+	entries_add(&l->held, e);
 	l->held.v[l->held.count - 1].held = true;
 }
 
 void landing_arrive(struct landing *l, const struct landing_entry *e)
 {
-	add(&l->arriving, e);
+	entries_add(&l->arriving, e);
 	l->arriving.v[l->arriving.count - 1].held = false;
 }
 
@@ -87,7 +87,7 @@ static void set_holder(struct landing *l, size_t index,
 		l->holders = xrealloc(l->holders, n * sizeof(*l->holders));
 		l->nholders = n;
 	}
-	l->holders[index] = (struct holder){ entry, renamed };
+	l->holders[index] = (struct name_holder){ entry, renamed };
 }
 
 int landing_order(enum collision_policy policy, const char *a, size_t alen,
@@ -143,7 +143,7 @@ static void decide(struct landing *l, struct landing_decision *d)
 	const struct landing_entry *e = d->entry;
 	bool made;
 	size_t index = fold_classes_index(l->classes, e->name, e->len, &made);
-	const struct holder *h;
+	const struct name_holder *h;
 
 	d->name = e->name;
 	d->len = e->len;
