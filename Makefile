@@ -46,7 +46,7 @@ times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 .PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
 	e2fsprogs unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
+	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck bench-plan kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
@@ -58,6 +58,7 @@ help:
 	@echo 'make bench-encodings  the same on the patched kernels, in each encoding of the series'
 	@echo 'make bench-kernel  lookups in plain and +F directories, stock against patched kernel'
 	@echo 'make bench-convert gamepart convert of 100,000 files against mv and cp -a'
+	@echo 'make bench-plan  planning a migration of 10^4 and 10^5 names (convert, import), against BASE'"'"'s gamepart'
 	@echo 'make bench-e2fsck  e2fsck of 10^6 casefolded entries (indexed, small directories) and a repair of 10^5, stock against patched e2fsprogs'
 	@echo 'make kernel-series-check  every prefix of the series builds, checkpatch --strict clean'
 	@echo 'make e2fsprogs-series-check  every prefix of the e2fsprogs series builds and passes its test suite'
@@ -342,18 +343,23 @@ bench-convert: kernel tool progs
 bench-e2fsck: e2fsprogs
 	@$(TESTS)/bench/bench-e2fsck
 
+# BASE=REV: the commit whose gamepart this one is timed against.
+bench-plan: kernel tool
+	@$(TESTS)/bench/bench-plan $(BASE)
+
 # Not part of check: it builds the kernel twice per patch (about an hour
 # cold on two cores).
 kernel-series-check: deps
 	@scripts/kernel-series-check
 
-# Not part of check either: about two minutes a patch.
+# Not part of check either: about four minutes a patch.
+# FROM=K starts at the prefix of K patches (those before it unchanged).
 e2fsprogs-series-check: deps
-	@scripts/e2fsprogs-series-check
+	@scripts/e2fsprogs-series-check $(if $(FROM),--from $(FROM))
 
 e2fsprogs-upstream-check: deps
 	@test -n "$(UPSTREAM)" || { echo 'usage: make e2fsprogs-upstream-check UPSTREAM=DIR (a clone of upstream e2fsprogs)'; exit 2; }
-	@scripts/e2fsprogs-upstream-check "$(UPSTREAM)" $(N) $(REF)
+	@scripts/e2fsprogs-upstream-check $(if $(FROM),--from $(FROM)) "$(UPSTREAM)" $(N) $(REF)
 
 # Whether a Debian stable or security update of e2fsprogs is newer than
 # the source the series is built on (exit status 1, with the rebase).
