@@ -120,8 +120,11 @@ PY
 is "$(sort "$scratch/groups" | tr '\n' ' ')" \
 	"HalfLifeLike/hl2/cfg 2 SkyrimLike/Data 2 SkyrimLike/Data/Interface/Translations 2 UnityLike/UnityLike_Data 2 " \
 	"--plant-collisions: four colliding pairs, in case and in normalization"
-diff -r -x layout.json "$scratch/a/references.tsv" "$scratch/planted/references.tsv" >/dev/null
-ok $? "--plant-collisions: the same references"
+# The same references, but that a folder's listing counts the mod's
+# file planted in the folder that folds like it (one more .dds).
+awk -F'\t' -v OFS='\t' '$1 == "find" && tolower($2) ~ /\\whiterun\\\*\.dds$/ { $3++ } 1' \
+	"$scratch/a/references.tsv" | diff - "$scratch/planted/references.tsv" >/dev/null
+ok $? "--plant-collisions: the same references, the Whiterun listing one more"
 
 "$gen" --seed 1 --profile bethesda --big 2500 --files 10 "$scratch/big" >/dev/null
 is "$(ls "$scratch/big/SkyrimLike/Data/Textures/Architecture/Whiterun" | wc -l)" 2500 \
