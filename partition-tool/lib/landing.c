@@ -29,7 +29,7 @@ struct landing {
 	size_t nholders;
 	struct landing_decision *decisions;
 	char **new_names;	/* the ' (case conflict N)' names given */
-	size_t nnew;
+	size_t nnew, new_cap;
 };
 
 struct landing *landing_new(const struct folder *f,
@@ -128,8 +128,7 @@ static void rename_arrival(struct landing *l, struct landing_decision *d)
 		}
 		index = fold_classes_index(l->classes, name, len, &made);
 		set_holder(l, index, e, true);
-		l->new_names = xrealloc(l->new_names,
-					(l->nnew + 1) * sizeof(*l->new_names));
+		XGROW(l->new_names, l->new_cap, l->nnew);
 		l->new_names[l->nnew++] = name;
 		d->fate = LANDING_RENAMED;
 		d->name = name;
