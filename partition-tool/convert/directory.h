@@ -36,8 +36,9 @@ struct place {
 };
 
 /*
- * Move every entry of FROM into the casefolded TO, in the order of their
- * names' bytes, under its planned new name if it has one; a name that
+ * Move every entry of FROM into the casefolded TO, in the order they
+ * land (lib/landing.h: by their names' bytes, under the merge policy
+ * directories first), under its planned new name if it has one; a name that
  * collides meanwhile gets the next free ' (case conflict N)' name, and
  * under the merge policy two directories that collide are merged (the
  * one in TO is kept).  PHASE names the step, for the crash hook and the

@@ -4,7 +4,7 @@
  * written whole and fsync()ed before the step it announces ("done" waits
  * for the next record: it announces nothing):
  *
- *   gamepart-convert 1 fail|rename|merge [replace]
+ *   gamepart-convert 2 fail|rename|merge [replace]
  *                                       the header, with the policy, and
  *                                       "replace" if directories under
  *                                       PATH are replaced (--directories)
@@ -37,7 +37,12 @@
 #include "journal.h"
 #include "lib/util.h"
 
-#define JOURNAL_MAGIC	"gamepart-convert 1"
+/*
+ * 2: under merge, entries move directories first, and a directory that
+ * meets a file there is renamed (lib/landing.h); 1 renamed the file.
+ */
+#define JOURNAL_VERSION	"2"
+#define JOURNAL_MAGIC	"gamepart-convert " JOURNAL_VERSION
 
 void journal_init(struct journal *j)
 {
@@ -314,8 +319,14 @@ static int read_record(struct journal *j, char *line, bool *ready)
 	uint64_t ino;
 	size_t len;
 
-	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert") &&
-	    !strcmp(w[1], "1")) {
+	if (n >= 2 && !strcmp(w[0], "gamepart-convert") &&
+	    strcmp(w[1], JOURNAL_VERSION)) {
+		/* Its plan is another rule's: only its own gamepart can
+		   finish it. */
+		j->version = xstrdup(w[1]);
+		return -1;
+	}
+	if ((n == 3 || n == 4) && !strcmp(w[0], "gamepart-convert")) {
 		if (!collision_policy_named(w[2], &j->policy))
 			return -1;
 		if (n == 4 && strcmp(w[3], "replace"))
@@ -403,7 +414,7 @@ int journal_read(struct journal *j)
 		*nl = '\0';
 		if (read_record(j, line, &ready) < 0) {
 			free(buf);
-			errno = EINVAL;
+			errno = j->version ? ENOTSUP : EINVAL;
 			return -1;
 		}
 	}
@@ -430,6 +441,8 @@ void journal_close(struct journal *j)
 {
 	size_t i;
 
+	free(j->version);
+	j->version = NULL;
 	for (i = 0; i < j->nhistory; i++)
 		change_free(&j->history[i]);
 	free(j->history);

@@ -20,6 +20,7 @@ struct journal {
 	int fd;			/* read-only: holds the lock */
 	int dirfd;		/* the work directory (not owned) */
 	bool has_header;
+	char *version;		/* read: another version's, which it is not */
 	enum collision_policy policy;
 	bool replace;		/* directories are replaced, not emptied */
 	/* The directory being converted: set by journal_begin() or read. */

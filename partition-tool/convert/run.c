@@ -410,8 +410,12 @@ static int resume(struct online_run *r)
 		return workspace_remove_dir(&r->ws) < 0 ? EXIT_TROUBLE :
 		       convert_tree(r);
 	if (journal_read(j) < 0) {
-		gp_warn("%s/../%s/" CONVERT_JOURNAL ": unreadable: %s", o->arg,
-			r->ws.workname, strerror(errno));
+		if (j->version)
+			gp_warn("%s/../%s/" CONVERT_JOURNAL ": written by another gamepart (journal version %s), whose plans follow other rules: finish the conversion with it",
+				o->arg, r->ws.workname, j->version);
+		else
+			gp_warn("%s/../%s/" CONVERT_JOURNAL ": unreadable: %s",
+				o->arg, r->ws.workname, strerror(errno));
 		return EXIT_TROUBLE;
 	}
 	r->mode.policy = j->policy;

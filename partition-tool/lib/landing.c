@@ -25,6 +25,9 @@ struct landing {
 	enum collision_policy policy;
 	struct entries held, arriving;
 	struct fold_classes *classes;
+	/* Every arriving name, which no conflict name may take (held ones
+	   are classes from the start). */
+	struct fold_classes *reserved;
 	struct name_holder *holders;	/* by class number */
 	size_t nholders;
 	struct landing_decision *decisions;
@@ -52,6 +55,7 @@ void landing_free(struct landing *l)
 	free(l->decisions);
 	free(l->holders);
 	fold_classes_free(l->classes);
+	fold_classes_free(l->reserved);
 	free(l->held.v);
 	free(l->arriving.v);
 	free(l);
@@ -122,7 +126,8 @@ static void rename_arrival(struct landing *l, struct landing_decision *d)
 
 		if (!name)
 			return;
-		if (fold_classes_lookup(l->classes, name, len) != FOLD_NO_CLASS) {
+		if (fold_classes_lookup(l->reserved, name, len) != FOLD_NO_CLASS ||
+		    fold_classes_lookup(l->classes, name, len) != FOLD_NO_CLASS) {
 			free(name);
 			continue;
 		}
@@ -153,13 +158,15 @@ static void decide(struct landing *l, struct landing_decision *d)
 	}
 	h = &l->holders[index];
 	d->met = h->entry;
+	/* A conflict name is never met (it folds like no name of the
+	   landing), so H holds a name of its own. */
 	if (h->entry->is_dir && e->is_dir && !h->renamed &&
 	    h->entry->len == e->len && !memcmp(h->entry->name, e->name, e->len))
 		d->fate = LANDING_JOINED;
 	else if (l->policy == ON_COLLISION_FAIL)
 		d->fate = LANDING_COLLIDED;
 	else if (l->policy == ON_COLLISION_MERGE && h->entry->is_dir &&
-		 e->is_dir)
+		 e->is_dir && !h->renamed)
 		d->fate = LANDING_MERGED;
 	else
 		rename_arrival(l, d);
@@ -171,7 +178,15 @@ const struct landing_decision *landing_decide(struct landing *l,
 	size_t i;
 
 	fold_classes_free(l->classes);
+	fold_classes_free(l->reserved);
 	l->classes = fold_classes_new(l->folder);
+	l->reserved = fold_classes_new(l->folder);
+	for (i = 0; i < l->arriving.count; i++) {
+		bool made;
+
+		fold_classes_index(l->reserved, l->arriving.v[i].name,
+				   l->arriving.v[i].len, &made);
+	}
 	for (i = 0; i < l->held.count; i++) {
 		bool made;
 		size_t index = fold_classes_index(l->classes, l->held.v[i].name,

@@ -19,8 +19,10 @@
  *    with cp -a: not a collision, under every policy.
  *  - Otherwise it collides with the name there.  fail: it is a
  *    collision, and the run stops; merge, both directories: it merges
- *    into the one there; anything else takes the first free
- *    ' (case conflict N)' name (collision.h).
+ *    into the one there; anything else takes the first
+ *    ' (case conflict N)' name (collision.h) that folds like no name of
+ *    the landing, held, arriving or given: a name that collides with
+ *    nothing is never renamed to make room.
  *
  * A merge is decided here; what lands inside the merged directories is
  * a landing of its own, held names the kept directory's, which the
