@@ -213,13 +213,10 @@ static void play_merge(struct merge_planner *mp, struct model_dir *into,
 	from->v = NULL;
 	from->count = from->cap = 0;
 	for (i = 0; i < into->count; i++)
-		landing_hold(l, &(struct landing_entry){
-			.name = into->v[i].name, .len = into->v[i].len,
-			.is_dir = into->v[i].is_dir, .ref = i });
+		landing_hold(l, into->v[i].name, into->v[i].len,
+			     into->v[i].is_dir, i);
 	for (i = 0; i < n; i++)
-		landing_arrive(l, &(struct landing_entry){
-			.name = v[i].name, .len = v[i].len,
-			.is_dir = v[i].is_dir, .ref = i });
+		landing_arrive(l, v[i].name, v[i].len, v[i].is_dir, 0, i);
 	dec = landing_decide(l, &n);
 	for (i = 0; i < n; i++) {
 		struct model_entry *e = &v[dec[i].entry->ref];

@@ -87,13 +87,9 @@ static void plan_collisions(struct planner *p, struct plan_dir *pd,
 	const struct landing_decision *dec;
 	size_t i, n;
 
-	for (i = 0; i < d->count; i++) {
-		const struct dir_entry *e = &d->entries[i];
-
-		landing_arrive(l, &(struct landing_entry){
-			.name = e->name, .len = e->len, .is_dir = e->is_dir,
-			.ref = i });
-	}
+	for (i = 0; i < d->count; i++)
+		landing_arrive(l, d->entries[i].name, d->entries[i].len,
+			       d->entries[i].is_dir, 0, i);
 	dec = landing_decide(l, &n);
 	for (i = 0; i < n; i++) {
 		const struct dir_entry *e = &d->entries[dec[i].entry->ref];

@@ -432,14 +432,11 @@ static void land(struct planner *pl, const char *dest, struct slots *sl,
 	size_t ndec, i;
 
 	for (i = 0; i < sl->count; i++)
-		landing_hold(landing, &(struct landing_entry){
-			.name = sl->v[i].name, .len = sl->v[i].len,
-			.is_dir = sl->v[i].is_dir, .ref = i });
+		landing_hold(landing, sl->v[i].name, sl->v[i].len,
+			     sl->v[i].is_dir, i);
 	for (i = 0; i < narr; i++)
-		landing_arrive(landing, &(struct landing_entry){
-			.name = arr[i].name, .len = arr[i].len,
-			.is_dir = arr[i].is_dir, .source = arr[i].from,
-			.ref = i });
+		landing_arrive(landing, arr[i].name, arr[i].len,
+			       arr[i].is_dir, arr[i].from, i);
 	dec = landing_decide(landing, &ndec);
 	for (i = 0; i < ndec; i++) {
 		const struct landing_decision *d = &dec[i];

@@ -67,16 +67,20 @@ static void entries_add(struct entries *to, const struct landing_entry *e)
 	to->v[to->count++] = *e;
 }
 
-void landing_hold(struct landing *l, const struct landing_entry *e)
+void landing_hold(struct landing *l, const char *name, size_t len,
+		  bool is_dir, size_t ref)
 {
-	entries_add(&l->held, e);
-	l->held.v[l->held.count - 1].held = true;
+	entries_add(&l->held, &(struct landing_entry){
+		.name = name, .len = len, .is_dir = is_dir, .ref = ref,
+		.held = true });
 }
 
-void landing_arrive(struct landing *l, const struct landing_entry *e)
+void landing_arrive(struct landing *l, const char *name, size_t len,
+		    bool is_dir, size_t source, size_t ref)
 {
-	entries_add(&l->arriving, e);
-	l->arriving.v[l->arriving.count - 1].held = false;
+	entries_add(&l->arriving, &(struct landing_entry){
+		.name = name, .len = len, .is_dir = is_dir, .source = source,
+		.ref = ref });
 }
 
 /* ENTRY holds the class numbered INDEX. */

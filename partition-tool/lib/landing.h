@@ -44,7 +44,7 @@ struct landing_entry {
 	bool is_dir;
 	size_t source;		/* an arriving name's source, from 0 */
 	size_t ref;		/* the caller's, to find its entry again */
-	bool held;		/* set by landing_hold(), cleared by _arrive() */
+	bool held;		/* given by landing_hold() */
 };
 
 enum landing_fate {
@@ -80,10 +80,12 @@ struct landing;
 struct landing *landing_new(const struct folder *f,
 			    enum collision_policy policy);
 void landing_free(struct landing *l);
-/* E is a name the directory holds. */
-void landing_hold(struct landing *l, const struct landing_entry *e);
-/* E arrives. */
-void landing_arrive(struct landing *l, const struct landing_entry *e);
+/* NAME (of LEN bytes; a directory if IS_DIR) is held, the caller's REF. */
+void landing_hold(struct landing *l, const char *name, size_t len,
+		  bool is_dir, size_t ref);
+/* NAME arrives from SOURCE. */
+void landing_arrive(struct landing *l, const char *name, size_t len,
+		    bool is_dir, size_t source, size_t ref);
 /*
  * Decide every arriving name: the decisions, one per arrival, in the
  * order above, which is the order a run lands them in; valid until
