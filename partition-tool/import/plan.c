@@ -183,25 +183,20 @@ static void slot_arrive(struct slot *s, struct arriving *a)
  */
 static uint64_t data_bytes(int fd, const char *name, const struct stat *st)
 {
-	off_t data = 0, hole = 0, sum = 0;
-	int in;
+	off_t start, end = 0, sum = 0;
+	int in, found;
 
 	if ((uint64_t)st->st_blocks * 512 >= (uint64_t)st->st_size)
 		return (uint64_t)st->st_size;
 	in = openat(fd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (in < 0)
 		return (uint64_t)st->st_size;
-	while (data < st->st_size &&
-	       (data = lseek(in, data, SEEK_DATA)) >= 0 &&
-	       (hole = lseek(in, data, SEEK_HOLE)) >= 0) {
-		sum += hole - data;
-		data = hole;
-	}
-	/* Without SEEK_DATA (or on an error), all of it. */
-	if ((data < 0 && errno != ENXIO) || hole < 0)
-		sum = st->st_size;
+	while ((found = online_data_extent(in, end, st->st_size, &start,
+					   &end)) > 0)
+		sum += end - start;
 	close(in);
-	return (uint64_t)sum;
+	/* On an error, all of it. */
+	return found < 0 ? (uint64_t)st->st_size : (uint64_t)sum;
 }
 
 /*

@@ -119,29 +119,14 @@ static int copy_range(struct runner *r, int in, int out, off_t off, off_t len)
  */
 static int copy_data(struct runner *r, int in, int out, off_t size)
 {
-	off_t data = 0, hole;
+	off_t start, end = 0;
+	int found;
 
-	while (data < size) {
-		data = lseek(in, data, SEEK_DATA);
-		if (data < 0 && errno == ENXIO)
-			break;		/* only a hole is left */
-		if (data < 0) {
-			/* No SEEK_DATA here: all of it is data. */
-			if (errno != EINVAL)
-				return -1;
-			data = 0;
-			hole = size;
-		} else {
-			hole = lseek(in, data, SEEK_HOLE);
-			if (hole < 0)
-				return -1;
-		}
-		if (copy_range(r, in, out, data, hole - data) < 0)
+	while ((found = online_data_extent(in, end, size, &start, &end)) > 0)
+		if (copy_range(r, in, out, start, end - start) < 0)
 			return -1;
-		data = hole;
-	}
 	/* A hole at the end has no data to copy: the size gives it. */
-	return ftruncate(out, size);
+	return found < 0 ? -1 : ftruncate(out, size);
 }
 
 static const struct linked *linked_find(const struct runner *r,

@@ -291,3 +291,22 @@ int online_open_dir_beneath(int rootfd, const char *relpath, bool same_fs)
 
 	return (int)syscall(SYS_openat2, rootfd, relpath, &how, sizeof(how));
 }
+
+int online_data_extent(int fd, off_t from, off_t size, off_t *start,
+		       off_t *end)
+{
+	if (from >= size)
+		return 0;
+	*start = lseek(fd, from, SEEK_DATA);
+	if (*start < 0 && errno == ENXIO)
+		return 0;
+	if (*start < 0 && errno == EINVAL) {
+		*start = from;
+		*end = size;
+		return 1;
+	}
+	if (*start < 0)
+		return -1;
+	*end = lseek(fd, *start, SEEK_HOLE);
+	return *end < 0 ? -1 : 1;
+}

@@ -9,6 +9,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include <linux/fs.h>
 
@@ -45,6 +46,15 @@ int online_is_ext4(int fd, bool *ext4, char *what, size_t size);
  */
 int online_copy_attributes(int from, int to, char *what, size_t size,
 			   bool *xattr);
+
+/*
+ * The next extent of data of the open file FD (of SIZE bytes) at or
+ * after FROM, as [*START, *END): 1, or 0 when only a hole is left, or -1
+ * with errno.  Without SEEK_DATA (EINVAL), the rest of the file is one
+ * extent.  A copy that writes only these keeps the file's holes.
+ */
+int online_data_extent(int fd, off_t from, off_t size, off_t *start,
+		       off_t *end);
 
 /*
  * RELPATH beneath the directory ROOTFD, as a directory, through no
