@@ -26,7 +26,7 @@ struct landing {
 	struct entries held, arriving;
 	struct fold_classes *classes;
 	/* Every arriving name, which no conflict name may take (held ones
-	   are classes from the start). */
+	   are classes from the start); NULL until a rename needs it. */
 	struct fold_classes *reserved;
 	struct name_holder *holders;	/* by class number */
 	size_t nholders;
@@ -117,11 +117,28 @@ static int arrival_order(const void *a, const void *b, void *ctx)
 			     x->len, x->is_dir, y->name, y->len, y->is_dir);
 }
 
+/*
+ * Every arriving name, folded once more, made on the first rename: most
+ * landings rename nothing.
+ */
+static void reserve_arrivals(struct landing *l)
+{
+	l->reserved = fold_classes_new(l->folder);
+	for (size_t i = 0; i < l->arriving.count; i++) {
+		bool made;
+
+		fold_classes_index(l->reserved, l->arriving.v[i].name,
+				   l->arriving.v[i].len, &made);
+	}
+}
+
 /* D, an arrival that collides, under the first free conflict name. */
 static void rename_arrival(struct landing *l, struct landing_decision *d)
 {
 	const struct landing_entry *e = d->entry;
 
+	if (!l->reserved)
+		reserve_arrivals(l);
 	d->fate = LANDING_UNNAMED;
 	for (unsigned int k = 1; k < 100000; k++) {
 		size_t len, index;
@@ -184,13 +201,7 @@ const struct landing_decision *landing_decide(struct landing *l,
 	fold_classes_free(l->classes);
 	fold_classes_free(l->reserved);
 	l->classes = fold_classes_new(l->folder);
-	l->reserved = fold_classes_new(l->folder);
-	for (i = 0; i < l->arriving.count; i++) {
-		bool made;
-
-		fold_classes_index(l->reserved, l->arriving.v[i].name,
-				   l->arriving.v[i].len, &made);
-	}
+	l->reserved = NULL;
 	for (i = 0; i < l->held.count; i++) {
 		bool made;
 		size_t index = fold_classes_index(l->classes, l->held.v[i].name,
