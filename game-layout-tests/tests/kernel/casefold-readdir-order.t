@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 # groups: guest
 # kernels: each
-# The patched kernel hashes names its own way (patch 15: one fold buffer
-# per block; patch 24: ASCII packed a word at a time, lowered as it is
-# packed in +F) but must hash them exactly as stock 6.1 does: an indexed
+# The patched kernel hashes names its own way (patch 23: one fold buffer
+# per block, ASCII packed a word at a time and lowered as it is packed in
+# +F) but must hash them exactly as stock 6.1 does: an indexed
 # readdir returns entries in hash order, so the two kernels must list a
 # directory in the same order, byte for byte.  The patched kernel writes a
 # +F directory and a plain one with the same names (ASCII names, names
