@@ -347,10 +347,13 @@ bench-e2fsck: e2fsprogs
 bench-plan: kernel tool
 	@$(TESTS)/bench/bench-plan $(BASE)
 
-# Not part of check: it builds the kernel twice per patch (about an hour
-# cold on two cores).
+# Not part of check: it builds the kernel in six configurations per patch
+# (hours on two cores).  FROM=N starts at the prefix before patch N,
+# WHOLE=1 builds the whole series only, CONFIGS=a,b a part of the matrix,
+# SEED=N another random configuration (see the script's header).
 kernel-series-check: deps
-	@scripts/kernel-series-check
+	@scripts/kernel-series-check $(if $(WHOLE),--whole) $(if $(FROM),--from $(FROM)) \
+		$(if $(CONFIGS),--configs $(CONFIGS)) $(if $(SEED),--seed $(SEED))
 
 # Not part of check either: about four minutes a patch.
 # FROM=K starts at the prefix of K patches (those before it unchanged).
