@@ -44,7 +44,7 @@ timed = GAMEPART_TIMES=$(CURDIR)/$(TIMES)/$(1) GAMEPART_DURATIONS=$(DURATIONS)
 times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 
 .PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
-	e2fsprogs unicode-tables wine-prefix windows-progs \
+	e2fsprogs fstests unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
 	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck bench-plan kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
 
@@ -79,6 +79,7 @@ help:
 	@echo 'make unicode-tables  build/unicode: fs/unicode'"'"'s tables made again by the series'"'"' generator, each profile'
 	@echo 'make e2fsprogs   build/e2fsprogs/sbin: Debian'"'"'s e2fsprogs + e2fsprogs-patches/series, its test suite passed'
 	@echo 'make e2fsprogs-deb  build/e2fsprogs-deb: the same as Debian packages (+gamepart<date>), for a system to install'
+	@echo 'make fstests     build/fstests: fstests from ../shared/fstests + fstests-patches/series (make check-full runs it)'
 	@echo 'make clean       remove build/ (the cache folder is kept)'
 
 deps:
@@ -118,6 +119,13 @@ e2fsprogs: deps
 # to install; after make e2fsprogs, whose test suite run they rely on.
 e2fsprogs-deb: e2fsprogs
 	@scripts/build-e2fsprogs-deb $(BUILD)/e2fsprogs-deb
+
+# fstests (xfstests), the unmodified copy in ../shared/fstests with
+# fstests-patches/series applied, built and cached by a hash of every
+# input: build/fstests, whose ./check the guest test
+# tests/kernel/fstests-casefold.t runs (make check-full).
+fstests: deps
+	@scripts/build-fstests $(BUILD)/fstests
 
 # fs/unicode's tables made again from Debian's Unicode data by the
 # series' mkutf8data, one per profile, and a reader of each (seconds:
@@ -279,9 +287,9 @@ check: guest
 
 # check, plus: the quick asan tests under valgrind, the heavy variants
 # and the full tests (on the test and distribution-like kernels; among
-# them the e2fsprogs packages installed in a guest), then every
+# them the e2fsprogs packages installed in a guest, and fstests), then every
 # per-kernel guest test on the debug kernel.
-check-full: guest kernels-debug kernels-distro e2fsprogs-deb
+check-full: guest kernels-debug kernels-distro e2fsprogs-deb fstests
 	@rm -rf $(TIMES)
 	$(call timed,1-asan-host) GAMEPART=$(ASAN_GAMEPART) $(PROVE) $(filter $(ASAN_TESTS),$(QUICK_TESTS)) $(times_then_fail)
 	@mkdir -p $(BUILD)/valgrind
