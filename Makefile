@@ -46,13 +46,14 @@ times_then_fail = || { scripts/test-times $(TIMES); exit 1; }
 .PHONY: list-tests help deps deps-tool kernel kernels kernels-debug kernels-distro \
 	e2fsprogs fstests unicode-tables wine-prefix windows-progs \
 	progs guest tool tool-asan tool-series install install-bin install-units deb sysext demo check check-host check-guest \
-	check-full e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck bench-plan kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
+	check-full check-fstests e2fsprogs-deb bench bench-check bench-encodings bench-kernel bench-convert bench-e2fsck bench-plan kernel-series-check e2fsprogs-series-check e2fsprogs-upstream-check e2fsprogs-debian-check clean
 
 help:
 	@echo 'make demo        provision a casefold image, boot the patched kernel, show it'
 	@echo 'make check       every host and guest test, TAP summary (installs deps)'
 	@echo 'make check-full  check, plus the debug kernel and the heavy tests'
-	@echo 'make list-tests  the test files of each group (quick, guest, slow, full, asan)'
+	@echo 'make check-fstests  upstream'"'"'s fstests on the stock and the patched kernel (groups casefold, rename, whiteout, dir)'
+	@echo 'make list-tests  the test files of each group (quick, guest, slow, full, asan, fstests)'
 	@echo 'make bench       Wine and native lookups, +F against case-sensitive, patched against stock: build/report/'
 	@echo 'make bench-check time gamepart check against a bare walk, offline and online'
 	@echo 'make bench-encodings  the same on the patched kernels, in each encoding of the series'
@@ -253,6 +254,8 @@ demo: kernel tool wine-prefix windows-progs
 #   full   heavy: make check-full only
 #   asan   runs the gamepart under test: make check gives it the
 #          ASan/UBSan build (make check-full also valgrind, if quick)
+#   fstests  upstream's fstests in guests: make check-fstests (those
+#          also in full, check-full too)
 TEST_FILES := $(sort $(wildcard $(TESTS)/tests/*/*.t))
 # $(call group,NAME): the test files in group NAME.
 group = $(shell . scripts/lib.sh && files_in_group $(1) $(TEST_FILES))
@@ -305,20 +308,29 @@ check-full: guest kernels-debug kernels-distro e2fsprogs-deb fstests
 	$(call timed,4-debug) GAMEPART_FULL=1 GAMEPART_KERNELS="$(DEBUG_KERNELS)" $(POOLED) $(PROVE_ONE) $(PER_KERNEL_TESTS) $(times_then_fail)
 	@scripts/test-times $(TIMES)
 
+# Upstream's fstests (make fstests) on the kernels of class test, each
+# file in a slot of one pool: the casefold set, which check-full also
+# runs on every kernel, and the rename, whiteout and dir set, about
+# seven minutes a kernel under TCG, too long for check-full.
+check-fstests: kernels fstests
+	@rm -rf $(TIMES)
+	$(call timed,fstests) $(POOLED) $(call longest_first,$(call group,fstests)) $(times_then_fail)
+	@scripts/test-times $(TIMES)
+
 # The test files of each group, as the targets above read them, then
 # each guest test with the kernels it boots in a run of KERNELS (by
 # default make check's): "make list-tests KERNELS='6.1-stock 6.1-patched
 # 6.12-stock 6.12-patched'" shows what a new version's rows would add.
 KERNELS ?= $(TEST_KERNELS)
 list-tests:
-	@. scripts/lib.sh; for g in quick guest slow full asan; do \
+	@. scripts/lib.sh; for g in quick guest slow full asan fstests; do \
 		printf '%s:' $$g; \
 		files_in_group $$g $(TEST_FILES) | sed 's/^/ /' | tr -d '\n'; \
 		echo; \
 	done
 	@echo "kernels of a run of: $(KERNELS)"
 	@GAMEPART_KERNELS="$(KERNELS)" bash -c '. scripts/lib.sh; \
-		for f in $(GUEST_TESTS) $(FULL_TESTS); do \
+		for f in $(GUEST_TESTS) $(FULL_TESTS) $(filter-out $(FULL_TESTS),$(call group,fstests)); do \
 			wanted=$$(test_header "$$f" kernels); \
 			printf "  %-60s %-12s %s\n" "$${f#$(TESTS)/tests/}" "$${wanted:-(none)}" \
 				"$$([ "$$wanted" = own ] && echo "(builds its own)" || kernels_for_test "$$f" | xargs)"; \
