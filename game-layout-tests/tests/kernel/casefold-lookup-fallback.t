@@ -12,10 +12,11 @@
 # so it finds the entry, says so in the kernel log, and a create opens it
 # instead of adding a second name; with the flag, lookups stay hash-only.
 # casefold_lookup_fallback and nocasefold_lookup_fallback override the
-# flag either way, the last one given winning.  Turning the search on by
-# remount takes effect for the misses cached before (reconfigure_super()
-# shrinks the dcache on every remount: this guards that); the option is
-# refused on a filesystem without the casefold feature.  Stock 6.1 never
+# flag either way, the last one given winning.  The rule is the mount's:
+# a remount that would change it is refused (a miss cached under the old
+# rule would outlive the change: the second review's A3), one that keeps
+# it succeeds; the option is refused on a filesystem without the
+# casefold feature.  Stock 6.1 never
 # searches, and adds the second name.  e2fsck -fn reports such a
 # directory, and e2fsck -fD repairs it.  The image is edited offline on
 # the host (see plant_stale_entry).
@@ -53,25 +54,39 @@ if [ "${1-}" = --guest ]; then
 		exit
 	fi
 
-	# The misses above are cached now.  Turning the search on by remount
-	# must not leave them hiding the entry it exists to find.
-	mount -o remount,casefold_lookup_fallback $mnt
-	ok $? "mount -o remount,casefold_lookup_fallback, no unmount in between"
+	# The misses above are cached now, under the flag's rule.  A remount
+	# that would change the rule is refused.
+	dmesg -c >/dev/null
+	! mount -o remount,casefold_lookup_fallback $mnt 2>/dev/null
+	ok $? "mount -o remount,casefold_lookup_fallback is refused"
+	dmesg | grep -q "can't change casefold_lookup_fallback on remount"
+	ok $? "the kernel log says why"
+	missing "$lib/$stale"
+	ok $? "the mount keeps its rule: the entry is still missed"
+	mount -o remount,ro $mnt && mount -o remount,rw $mnt
+	ok $? "a remount that leaves the rule alone succeeds"
+	umount $mnt
+
+	mount_disk /dev/vdc $mnt casefold_lookup_fallback
 	is "$(cat "$lib/$stale" 2>/dev/null)" stale \
-		"after the remount, the miss cached before it is looked up again and finds the entry"
+		"mounted with casefold_lookup_fallback, the search finds it despite the flag"
 	grep -q " $mnt ext4 .*casefold_lookup_fallback" /proc/mounts
 	ok $? "/proc/mounts shows the option"
-	mount -o remount,nocasefold_lookup_fallback $mnt
-	echo 2 >/proc/sys/vm/drop_caches
+	mount -o remount,casefold_lookup_fallback $mnt
+	ok $? "a remount that gives the option again succeeds"
+	! mount -o remount,nocasefold_lookup_fallback $mnt 2>/dev/null
+	ok $? "one that gives the other is refused"
+	umount $mnt
+	mount_disk /dev/vdc $mnt casefold_lookup_fallback,nocasefold_lookup_fallback
 	opts=,$(awk -v m=$mnt '$2 == m { print $4 }' /proc/mounts),
 	case $opts in
 	*,casefold_lookup_fallback,*) false ;;
 	*,nocasefold_lookup_fallback,*) true ;;
 	*) false ;;
 	esac
-	ok $? "remounted with nocasefold_lookup_fallback, the last option given wins"
+	ok $? "given both at mount time, the last one wins"
 	missing "$lib/$stale"
-	ok $? "and the stale entry is missed again"
+	ok $? "and the stale entry is missed"
 	umount $mnt
 
 	# vda: no flag, as mke2fs -O casefold leaves it
