@@ -6,6 +6,8 @@
 # Host side:
 #   require_fstests          build/fstests is built, and what its tests
 #                            run is installed; else the whole test skips
+#   fstests_host ARGS...     a test file's host side: require the kernels
+#                            and fstests, fstests_guests ARGS, and the plan
 #   fstests_guests ARGS...   for each kernel of test_kernels, a fresh
 #                            1 GiB ext4 TEST_DEV and an empty 2 GiB
 #                            SCRATCH_DEV, and this test file's guest side
@@ -28,6 +30,13 @@ fstests_dir=$top/build/fstests
 require_fstests() {
 	[ -x "$fstests_dir/check" ] || skip_all "no $fstests_dir: run make fstests"
 	require_cmd mkfs.ext4 e2fsck xfs_io getfattr setfattr getfacl setfacl bc
+}
+
+fstests_host() {
+	require_kernel $(test_kernels)
+	require_fstests
+	fstests_guests "$@"
+	done_testing
 }
 
 fstests_guests() {

@@ -34,7 +34,4 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/fstests.sh"
-require_kernel $(test_kernels)
-require_fstests
-fstests_guests -g generic/casefold generic/453 generic/454
-done_testing
+fstests_host -g generic/casefold generic/453 generic/454

@@ -23,7 +23,4 @@ fi
 
 . "$(dirname "$0")/../../lib/host.sh"
 . "$tests_lib/fstests.sh"
-require_kernel $(test_kernels)
-require_fstests
-fstests_guests -g generic/rename,generic/whiteout,generic/dir -e generic/453
-done_testing
+fstests_host -g generic/rename,generic/whiteout,generic/dir -e generic/453
