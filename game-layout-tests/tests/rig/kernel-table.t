@@ -38,7 +38,7 @@ ok $? "build-kernel refuses a name the table does not have"
 unknown=
 missing=
 for f in $(grep -l -E '^# groups:.*\<(guest|full|fstests)\>' "$top"/game-layout-tests/tests/*/*.t); do
-	grep -q -E 'guest_run|casefold_guests|gamepart_on_|nls_ab|fstests_guests|"\$vmrun"' "$f" || continue
+	grep -q -E 'guest_run|casefold_guests|gamepart_on_|nls_ab|fstests_host|"\$vmrun"' "$f" || continue
 	line=$(sed -n 's/^# kernels:[[:space:]]*//p' "$f")
 	[ -n "$line" ] || missing="$missing ${f##*/}"
 	for word in $line; do
